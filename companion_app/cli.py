@@ -1,0 +1,16 @@
+"""The `tablesight` command: one click group, one sub-command module per area in `companion_app.commands`."""
+
+from __future__ import annotations
+
+import click
+
+from companion_app.commands.sagrada import sagrada
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="tablesight")
+def main() -> None:
+    """TableSight: read board-game dice from photos, check the rules, keep the score."""
+
+
+main.add_command(sagrada)
