@@ -28,7 +28,7 @@ class ParseError(EngineError):
 
 
 class IllegalMove(EngineError):
-    """A move that breaks a rule; `rule` is the rule's short identifier, the message says what was expected."""
+    """A move that breaks a rule: `rule` is the rule's short identifier, the message what was expected."""
 
     def __init__(self, rule: str, message: str) -> None:
         super().__init__(message)

@@ -45,7 +45,7 @@ class Color(Enum):
         for color in cls:
             if key in (color.letter, color.label):
                 return color
-        raise ParseError(f"unknown colour {text!r}: expected one of r y g b p or red yellow green blue purple")
+        raise ParseError(f"unknown colour {text!r}: expected r y g b p or red yellow green blue purple")
 
 
 @dataclass(frozen=True, order=True)
@@ -346,12 +346,12 @@ def placement_error(
     touches = any(window[n] is not None for n in cell.neighbours())
     if window.count == 0:
         if not cell.on_edge:
-            return IllegalMove("first-die-edge", f"the first die must go on an edge or corner space, not {cell}")
+            return IllegalMove("first-die-edge", f"the first die must go on an edge or corner, not {cell}")
     elif waivers.touching:
         if touches:
             return IllegalMove("not-touching", f"with Cork-backed Straightedge, {cell} must touch no die")
     elif not touches:
-        return IllegalMove("must-touch", f"{cell} touches no die; a later die must touch one, diagonals included")
+        return IllegalMove("must-touch", f"{cell} touches no die; later dice must touch one (diagonals count)")
     return None
 
 
