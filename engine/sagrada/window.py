@@ -351,7 +351,7 @@ def placement_error(
         if touches:
             return IllegalMove("not-touching", f"with Cork-backed Straightedge, {cell} must touch no die")
     elif not touches:
-        return IllegalMove("must-touch", f"{cell} touches no die; later dice must touch one (diagonals count)")
+        return IllegalMove("must-touch", f"{cell} touches no die; a later die must touch a die")
     return None
 
 
