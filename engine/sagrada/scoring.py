@@ -22,6 +22,8 @@ from engine.sagrada.window import ALL_CELLS, COLS, ROWS, Cell, Color, Pattern, W
 class ScoreBreakdown:
     """Every part of a window's final score; `total` is their sum."""
 
+    window: Window
+    pattern: str
     rules: str
     objectives: tuple[ObjectiveScore, ...]
     privates: tuple[ObjectiveScore, ...]  # every private objective scored; the best one counts
@@ -54,6 +56,8 @@ class ScoreBreakdown:
         private = self.private
         return {
             "total": self.total,
+            "window": str(self.window),
+            "pattern": self.pattern,
             "rules": self.rules,
             "objectives": {o.name: o.points for o in self.objectives},
             "objective_cells": {o.name: [str(c) for c in o.cells] for o in self.objectives},
@@ -93,6 +97,8 @@ def score_window(
     illegal = illegal_cells(window, pattern)
     legal = Window(tuple(None if cell in illegal else window[cell] for cell in ALL_CELLS))
     return ScoreBreakdown(
+        window=window,
+        pattern=pattern.name,
         rules=rules.name,
         objectives=tuple(card.score(legal) for card in objectives),
         privates=tuple(PrivateObjective(color).score(legal) for color in colors),
