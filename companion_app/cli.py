@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from companion_app.commands.runbuster import runbuster
 from companion_app.commands.sagrada import sagrada
 
 
@@ -14,3 +15,4 @@ def main() -> None:
 
 
 main.add_command(sagrada)
+main.add_command(runbuster)
