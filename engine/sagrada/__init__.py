@@ -1,0 +1,68 @@
+"""Sagrada: the window rules, the rules variants, the tool cards, the moves and the full game."""
+
+from engine.sagrada.game import (
+    Exemption,
+    Held,
+    HeldStage,
+    PlayerState,
+    SagradaGame,
+    SagradaScore,
+    SagradaState,
+    ToolSlot,
+    turn_order,
+    window_cards,
+)
+from engine.sagrada.moves import (
+    ChoosePattern,
+    ChooseValue,
+    DieMove,
+    Draft,
+    Draw,
+    Pass,
+    PlaceHeld,
+    Roll,
+    SagradaMove,
+    UseTool,
+    parse_move,
+)
+from engine.sagrada.rules import OFFICIAL, TEXT, Rules, rules_named
+from engine.sagrada.tools import TOOL_CARDS, TOOL_SETS, Tool, ToolCard
+from engine.sagrada.window import Cell, Color, Die, Pattern, PlacementWaivers, Window
+
+__all__ = [
+    "OFFICIAL",
+    "TEXT",
+    "TOOL_CARDS",
+    "TOOL_SETS",
+    "Cell",
+    "ChoosePattern",
+    "ChooseValue",
+    "Color",
+    "Die",
+    "DieMove",
+    "Draft",
+    "Draw",
+    "Exemption",
+    "Held",
+    "HeldStage",
+    "Pass",
+    "Pattern",
+    "PlaceHeld",
+    "PlacementWaivers",
+    "PlayerState",
+    "Roll",
+    "Rules",
+    "SagradaGame",
+    "SagradaMove",
+    "SagradaScore",
+    "SagradaState",
+    "Tool",
+    "ToolCard",
+    "ToolSlot",
+    "UseTool",
+    "Window",
+    "parse_move",
+    "rules_named",
+    "turn_order",
+    "window_cards",
+]
