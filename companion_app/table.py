@@ -1,0 +1,218 @@
+"""One game at the table, reached only through its secret link: the live page, captures, corrections, end.
+
+Every route takes the game's token from the URL; a token no game holds is a 404, so a link is the only
+key to a game. State changes answer with a redirect back to the game page (post/redirect/get).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import secrets
+from pathlib import Path
+
+import qrcode
+import qrcode.image.svg
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    send_from_directory,
+    url_for,
+)
+from werkzeug.datastructures import FileStorage
+from werkzeug.wrappers import Response as BaseResponse
+
+from companion_app import history, sagrada_table
+from companion_app.history import Game, HistoryError, Player
+from companion_app.photos import PhotoRejected, decode_photo, keep_photo
+
+bp = Blueprint("table", __name__, url_prefix="/g/<token>")
+
+SUBMISSION_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
+NO_PHOTO_READER = (
+    "The photo is kept, but this version of TableSight cannot read Sagrada dice from photos: "
+    "type the window to score it."
+)
+
+
+def load_game(token: str) -> Game:
+    """The game this link opens, or a 404 page that says the link is wrong."""
+    game = history.game_by_token(token)
+    if game is None:
+        abort(
+            404, description="No game has this link. Check the whole link was copied, or scan the QR again."
+        )
+    return game
+
+
+def join_url(game: Game) -> str:
+    """The link a phone at the table opens: on the LAN address when the server knows it."""
+    public = current_app.config.get("PUBLIC_URL")
+    path = url_for("table.game", token=game.token)
+    return (
+        f"{public.rstrip('/')}{path}" if public else url_for("table.game", token=game.token, _external=True)
+    )
+
+
+def page_context(game: Game) -> dict[str, object]:
+    """What the game page and its live panel show."""
+    players = history.players(game)
+    captures = history.captures(game)
+    return {
+        "game": game,
+        "players": players,
+        "windows": sagrada_table.player_windows(game.setup, players, captures),
+        "ended": history.has_ended(game),
+        "last_event_id": history.last_event_id(game),
+        "recent_events": history.events_after(game, 0)[-8:][::-1],
+    }
+
+
+@bp.get("")
+def game(token: str) -> str:
+    game = load_game(token)
+    return render_template(
+        "game.html",
+        join_url=join_url(game),
+        submission=secrets.token_urlsafe(24),
+        colours=sagrada_table.setup_choices().private_objectives,
+        **page_context(game),
+    )
+
+
+@bp.get("/panel")
+def panel(token: str) -> str:
+    """The live part of the game page alone, fetched again whenever the game changes."""
+    return render_template("_panel.html", **page_context(load_game(token)))
+
+
+@bp.get("/qr.svg")
+def join_qr(token: str) -> Response:
+    game = load_game(token)
+    image = qrcode.make(join_url(game), image_factory=qrcode.image.svg.SvgPathImage, box_size=8, border=2)
+    buffer = io.BytesIO()
+    image.save(buffer)
+    return Response(buffer.getvalue(), mimetype="image/svg+xml")
+
+
+@bp.post("/captures")
+def add_capture(token: str) -> BaseResponse:
+    """A photo, a typed window, or both, for one player's window; a resent form is stored only once."""
+    game = load_game(token)
+    _refuse_if_ended(game)
+    player = _player(game, request.form.get("player", ""))
+    submission = request.form.get("submission", "")
+    if not SUBMISSION_KEY.fullmatch(submission):
+        abort(400, description="The form has no submission key. Reload the game page and send again.")
+    upload = request.files.get("photo")
+    has_photo = upload is not None and bool(upload.filename)
+    typed = request.form.get("window", "").strip()
+    if not has_photo and not typed:
+        abort(400, description="Choose a photo or type the window, then send again.")
+    reading = {"source": "photo", "window": None, "favor_tokens": None, "message": NO_PHOTO_READER}
+    if typed:
+        try:
+            reading = sagrada_table.typed_reading(typed, request.form.get("favor_tokens", ""))
+        except sagrada_table.ReadingError as error:
+            abort(400, description=f"The typed window could not be read: {error}.")
+    photo = _keep_upload(upload) if upload is not None and has_photo else None
+    what = {(True, False): "a photo", (False, True): "a typed window", (True, True): "a photo and its window"}
+    summary = f"{player.name} sent {what[has_photo, bool(typed)]}"
+    history.add_capture(game, player, submission, reading, summary, photo)
+    return redirect(url_for("table.game", token=token, _anchor=f"seat-{player.seat}"), code=303)
+
+
+def _keep_upload(upload: FileStorage) -> tuple[str, int, int]:
+    """Check the uploaded photo and store it: (file name, width, height as stored)."""
+    data = upload.read()
+    config = current_app.config
+    try:
+        decoded = decode_photo(data, config["MAX_CONTENT_LENGTH"], config["MAX_IMAGE_PIXELS"])
+    except PhotoRejected as error:
+        abort(400, description=f"The photo {upload.filename!r} was not accepted: {error}.")
+    name = keep_photo(data, decoded.image_format, Path(config["PHOTO_FOLDER"]))
+    return name, decoded.stored_width, decoded.stored_height
+
+
+@bp.get("/captures/<int:capture_id>/photo")
+def capture_photo(token: str, capture_id: int) -> BaseResponse:
+    game = load_game(token)
+    capture = _capture(game, capture_id)
+    if capture.photo_file is None:
+        abort(404, description=f"Capture {capture_id} was typed, so it has no photo.")
+    return send_from_directory(current_app.config["PHOTO_FOLDER"], capture.photo_file, max_age=86400)
+
+
+@bp.post("/captures/<int:capture_id>/corrections")
+def correct(token: str, capture_id: int) -> BaseResponse:
+    game = load_game(token)
+    _refuse_if_ended(game)
+    capture = _capture(game, capture_id)
+    try:
+        cell, die = sagrada_table.checked_correction(
+            request.form.get("cell", ""),
+            request.form.get("color", ""),
+            request.form.get("value", ""),
+            absent="absent" in request.form,
+        )
+    except sagrada_table.ReadingError as error:
+        abort(400, description=f"The correction could not be used: {error}.")
+    who = _owner(game, capture).name
+    history.add_correction(
+        game, capture.id, cell, die, f"{who}: {cell} set to {sagrada_table.describe_die(die)}"
+    )
+    return redirect(
+        url_for("table.game", token=token, _anchor=f"seat-{_owner(game, capture).seat}"), code=303
+    )
+
+
+@bp.post("/captures/<int:capture_id>/undo")
+def undo(token: str, capture_id: int) -> BaseResponse:
+    game = load_game(token)
+    _refuse_if_ended(game)
+    capture = _capture(game, capture_id)
+    owner = _owner(game, capture)
+
+    def summary(undone: history.Correction) -> str:
+        return f"{owner.name}: undid {undone.cell} set to {sagrada_table.describe_die(undone.die)}"
+
+    try:
+        history.undo_last_correction(game, capture.id, summary)
+    except HistoryError as error:
+        abort(409, description=f"Nothing to undo: {error}.")
+    return redirect(url_for("table.game", token=token, _anchor=f"seat-{owner.seat}"), code=303)
+
+
+@bp.post("/end")
+def end(token: str) -> BaseResponse:
+    game = load_game(token)
+    history.end_game(game)
+    return redirect(url_for("results.score_sheet", token=token), code=303)
+
+
+def _player(game: Game, seat: str) -> Player:
+    for player in history.players(game):
+        if str(player.seat) == seat:
+            return player
+    abort(400, description=f"This game has no player in seat {seat!r}. Pick a player from the list.")
+
+
+def _owner(game: Game, capture: history.Capture) -> Player:
+    return next(p for p in history.players(game) if p.id == capture.player_id)
+
+
+def _capture(game: Game, capture_id: int) -> history.Capture:
+    try:
+        return history.capture(game, capture_id)
+    except HistoryError as error:
+        abort(404, description=f"{str(error).capitalize()}.")
+
+
+def _refuse_if_ended(game: Game) -> None:
+    if history.has_ended(game):
+        abort(409, description="This game has ended; its history can be viewed but no longer changed.")
