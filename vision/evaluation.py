@@ -1,0 +1,159 @@
+"""Scoring recognition against labelled photos: per-die recall, precision, value and colour accuracy, and
+the share of photos read exactly (every die found with the right value, nothing extra).
+
+Used alike by the tests (accuracy floors), the benchmark and the training script, so that every figure
+quoted anywhere is computed the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from vision.decode import read_image_size
+from vision.observation import DetectedDie
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class LabelledDie:
+    """A die as a label file gives it: whole-die box in stored pixels, value 1-6, colour name or "other"."""
+
+    box: Box
+    value: int
+    color: str
+
+
+@dataclass(frozen=True)
+class LabelledPhoto:
+    path: Path
+    dice: tuple[LabelledDie, ...]
+
+
+@dataclass(frozen=True)
+class PhotoScore:
+    """How one photo was read: counts of true, found, matched dice and of matched dice read right."""
+
+    true_dice: int
+    found_dice: int
+    matched: int
+    value_correct: int
+    color_judged: int
+    color_correct: int
+
+    @property
+    def exact(self) -> bool:
+        return self.matched == self.true_dice == self.found_dice == self.value_correct
+
+
+@dataclass(frozen=True)
+class AccuracyReport:
+    photos: int
+    dice: int
+    recall: float
+    precision: float
+    value_accuracy: float
+    color_accuracy: float
+    exact_photos: float
+
+    def __str__(self) -> str:
+        return (
+            f"{self.photos} photos, {self.dice} dice: recall {self.recall:.2%}, "
+            f"precision {self.precision:.2%}, value accuracy {self.value_accuracy:.2%}, "
+            f"colour accuracy {self.color_accuracy:.2%}, "
+            f"photos read exactly {self.exact_photos:.2%}"
+        )
+
+
+def load_labelled_photos(folder: Path, names: Iterable[str] | None = None) -> list[LabelledPhoto]:
+    """Photos of `folder`/images with YOLO labels (`cls xc yc w h`, value = cls + 1) and colors.csv."""
+    image_folder = folder / "images"
+    colors: dict[tuple[str, int], str] = {}
+    for line in (folder / "colors.csv").read_text().splitlines()[1:]:
+        labelled_photo, line_index, _value, color = line.split(",")
+        colors[(labelled_photo, int(line_index))] = color
+    chosen = sorted(names) if names is not None else sorted(p.name for p in image_folder.glob("*.jpg"))
+    photos = []
+    for photo_name in chosen:
+        path = image_folder / photo_name
+        width, height = _jpeg_dimensions(path)
+        dice = []
+        label_lines = (folder / "labels" / f"{Path(photo_name).stem}.txt").read_text().split("\n")
+        for index, line in enumerate(filter(None, label_lines)):
+            cls, xc, yc, w, h = line.split()
+            cx, cy, bw, bh = float(xc) * width, float(yc) * height, float(w) * width, float(h) * height
+            box = (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2)
+            dice.append(LabelledDie(box, int(cls) + 1, colors.get((photo_name, index), "other")))
+        photos.append(LabelledPhoto(path, tuple(dice)))
+    return photos
+
+
+def read_split(path: Path) -> list[str]:
+    """File names listed one a line; blank lines and lines starting with # are ignored."""
+    lines = (line.strip() for line in path.read_text().splitlines())
+    return [line for line in lines if line and not line.startswith("#")]
+
+
+def box_iou(a: Box, b: Box) -> float:
+    overlap_w = min(a[2], b[2]) - max(a[0], b[0])
+    overlap_h = min(a[3], b[3]) - max(a[1], b[1])
+    if overlap_w <= 0 or overlap_h <= 0:
+        return 0.0
+    overlap = overlap_w * overlap_h
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - overlap
+    return overlap / union
+
+
+def match_boxes(truth: Sequence[Box], found: Sequence[Box], min_iou: float = 0.5) -> list[tuple[int, int]]:
+    """Greedy one-to-one matching by decreasing IoU; pairs (truth index, found index)."""
+    pairs = sorted(
+        ((box_iou(t, f), ti, fi) for ti, t in enumerate(truth) for fi, f in enumerate(found)), reverse=True
+    )
+    used_truth: set[int] = set()
+    used_found: set[int] = set()
+    matches = []
+    for iou, ti, fi in pairs:
+        if iou < min_iou:
+            break
+        if ti not in used_truth and fi not in used_found:
+            used_truth.add(ti)
+            used_found.add(fi)
+            matches.append((ti, fi))
+    return matches
+
+
+def score_photo(truth: Sequence[LabelledDie], found: Sequence[DetectedDie]) -> PhotoScore:
+    """Colour is judged only on dice whose true colour is a named die colour (not "other")."""
+    matches = match_boxes([die.box for die in truth], [die.box for die in found])
+    judged = [(truth[ti], found[fi]) for ti, fi in matches if truth[ti].color != "other"]
+    return PhotoScore(
+        true_dice=len(truth),
+        found_dice=len(found),
+        matched=len(matches),
+        value_correct=sum(truth[ti].value == found[fi].value for ti, fi in matches),
+        color_judged=len(judged),
+        color_correct=sum(t.color == f.color for t, f in judged),
+    )
+
+
+def summarise(scores: Sequence[PhotoScore]) -> AccuracyReport:
+    true_dice = sum(s.true_dice for s in scores)
+    found = sum(s.found_dice for s in scores)
+    matched = sum(s.matched for s in scores)
+    judged = sum(s.color_judged for s in scores)
+    return AccuracyReport(
+        photos=len(scores),
+        dice=true_dice,
+        recall=matched / true_dice if true_dice else 1.0,
+        precision=matched / found if found else 1.0,
+        value_accuracy=sum(s.value_correct for s in scores) / matched if matched else 1.0,
+        color_accuracy=sum(s.color_correct for s in scores) / judged if judged else 1.0,
+        exact_photos=sum(s.exact for s in scores) / len(scores) if scores else 1.0,
+    )
+
+
+def _jpeg_dimensions(path: Path) -> tuple[int, int]:
+    _format, width, height = read_image_size(path.read_bytes(), str(path))
+    return width, height

@@ -1,0 +1,63 @@
+"""The value types recognition produces: dice found in one image, with per-die confidences and timings.
+
+Coordinates are pixels of the image as stored on disk (before any EXIF rotation), x to the right and
+y down, so that a client can draw on the file it sent without knowing about orientation tags.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class DetectedDie:
+    """One die: where it is (centre and axis-aligned box) and its read top-face value and colour."""
+
+    center: tuple[float, float]
+    box: tuple[float, float, float, float]
+    value: int
+    color: str
+    detection_confidence: float
+    value_confidence: float
+    color_confidence: float
+
+    @property
+    def width(self) -> float:
+        return self.box[2] - self.box[0]
+
+    @property
+    def height(self) -> float:
+        return self.box[3] - self.box[1]
+
+    def to_json(self) -> dict[str, Any]:
+        """The command line's per-die JSON: centre, size, value, colour and the two reading confidences."""
+        return {
+            "x": round(self.center[0], 1),
+            "y": round(self.center[1], 1),
+            "w": round(self.width, 1),
+            "h": round(self.height, 1),
+            "value": self.value,
+            "color": self.color,
+            "value_confidence": round(self.value_confidence, 4),
+            "color_confidence": round(self.color_confidence, 4),
+        }
+
+
+@dataclass(frozen=True)
+class DiceObservation:
+    """Everything recognised in one image, plus how long each stage took (milliseconds, by stage name)."""
+
+    width: int
+    height: int
+    dice: tuple[DetectedDie, ...]
+    timings_ms: Mapping[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "width": self.width,
+            "height": self.height,
+            "dice": [die.to_json() for die in self.dice],
+            "timings_ms": {stage: round(ms, 2) for stage, ms in self.timings_ms.items()},
+        }

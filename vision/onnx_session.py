@@ -1,0 +1,27 @@
+"""One place that opens the shipped ONNX models, with a thread count chosen by the caller."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import onnxruntime as ort
+
+from vision.errors import ModelUnavailable
+
+MODELS_FOLDER = Path(__file__).resolve().parent.parent / "models"
+
+
+def open_session(path: Path, threads: int) -> ort.InferenceSession:
+    """An onnxruntime CPU session on `threads` intra-op threads (one inter-op thread: graphs are serial)."""
+    if not path.is_file():
+        raise ModelUnavailable(
+            f"{path}: model file not found (rebuild it with `python -m models.train_dice`)"
+        )
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    try:
+        return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except Exception as error:  # onnxruntime raises several unrelated exception types for a bad file
+        raise ModelUnavailable(f"{path}: onnxruntime cannot load the model ({error})") from error
