@@ -16,6 +16,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from engine.core import (
@@ -232,9 +233,8 @@ class RunBuster:
             share = Fraction(1, state.players)
             return [ChanceOutcome(FirstPlayer(p), share) for p in range(state.players)]
         if state.phase is Phase.ROLL:
-            count = self.dice_to_roll(state)
-            return [ChanceOutcome(Roll(dice), p) for dice, p in roll_distribution(count)]
-        return []
+            return _roll_outcomes(self.dice_to_roll(state))
+        return ()
 
     def dice_to_roll(self, state: State) -> int:
         """How many dice the player to move rolls: those not in the hand."""
@@ -488,6 +488,11 @@ class RunBuster:
                     f"malformed Run Buster state: {what} must be a player number, got {value!r}"
                 )
         return State(hands, phase, to_move, roll, round_starter, finished)
+
+
+@cache
+def _roll_outcomes(count: int) -> tuple[ChanceOutcome[Move], ...]:
+    return tuple(ChanceOutcome(Roll(dice), p) for dice, p in roll_distribution(count))
 
 
 def _next_player(state: State, after: int) -> int:
