@@ -1,0 +1,367 @@
+"""Dice and other boxes as 3D solids, their printed faces, and how they are drawn into an image.
+
+A die is a cube of edge `size` standing on the table. Its faces carry the standard pips, opposite faces
+summing to 7, with 1, 2 and 3 running counterclockwise around their shared corner (the handedness of Western
+dice). Each visible face is drawn by painting a small square texture (body colour, pips, rounded corners,
+bevel light, glare) and warping it onto the face's projected quadrilateral; a translucent body lets the
+background through, tinted by the body, and shows the pips of the faces behind it faintly.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache, cached_property, lru_cache
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.synth.camera import Camera
+
+FloatArray = NDArray[np.float64]
+Image = NDArray[np.float32]
+
+# Canonical faces of a cube: outward normal and the texture's "right" axis; the texture's "down" axis is
+# normal x right negated, so a face seen from outside is never mirrored. Faces 2k and 2k+1 are opposite.
+_FACE_NORMALS = np.array(
+    [[0, 0, 1], [0, 0, -1], [1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0]], dtype=np.float64
+)
+_FACE_RIGHTS = np.array(
+    [[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, -1, 0], [-1, 0, 0], [1, 0, 0]], dtype=np.float64
+)
+CANONICAL_VALUES: tuple[int, ...] = (1, 6, 2, 5, 3, 4)
+"""Value on each canonical face: 1 up, 2 on +x, 3 on +y, so (n1 x n2) . n3 > 0: counterclockwise 1-2-3."""
+
+PIP_LAYOUTS: dict[int, tuple[tuple[int, int], ...]] = {
+    1: ((0, 0),),
+    2: ((-1, -1), (1, 1)),
+    3: ((-1, -1), (0, 0), (1, 1)),
+    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
+    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+    6: ((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)),
+}
+"""Pip positions per value on a 3x3 grid, (column, row) in -1..1; 2, 3 and 6 have an orientation."""
+
+
+def _axis_rotation(axis: int, angle: float) -> FloatArray:
+    c, s = math.cos(angle), math.sin(angle)
+    i, j = [(1, 2), (2, 0), (0, 1)][axis]
+    rotation = np.eye(3)
+    rotation[i, i], rotation[i, j], rotation[j, i], rotation[j, j] = c, -s, s, c
+    return rotation
+
+
+_TOP_ROTATIONS: dict[int, FloatArray] = {
+    1: np.eye(3),
+    6: _axis_rotation(0, math.pi),
+    2: _axis_rotation(1, -math.pi / 2),
+    5: _axis_rotation(1, math.pi / 2),
+    3: _axis_rotation(0, math.pi / 2),
+    4: _axis_rotation(0, -math.pi / 2),
+}
+
+
+def die_rotation(top_value: int, yaw: float) -> FloatArray:
+    """Rotation of a die lying with `top_value` up, turned by `yaw` radians about the vertical."""
+    return np.asarray(_axis_rotation(2, yaw) @ _TOP_ROTATIONS[top_value])
+
+
+def _face_corner_signs() -> FloatArray:
+    """(6, 4, 3) corners of each canonical face of the cube [-1, 1]^3, in texture order."""
+    signs = np.empty((6, 4, 3))
+    for face, (normal, right) in enumerate(zip(_FACE_NORMALS, _FACE_RIGHTS, strict=True)):
+        down = np.cross(-normal, right)
+        signs[face] = [
+            normal - right - down,
+            normal + right - down,
+            normal + right + down,
+            normal - right + down,
+        ]
+    return signs
+
+
+_FACE_CORNER_SIGNS = _face_corner_signs()
+_CORNER_SIGNS = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], np.float64)
+
+
+@dataclass(frozen=True)
+class Box:
+    """A rectangular solid on the table: centre, half extents along its own axes, and rotation to world."""
+
+    center: FloatArray
+    half_extents: FloatArray
+    rotation: FloatArray
+
+    @cached_property
+    def corners(self) -> FloatArray:
+        """The 8 corners in world coordinates."""
+        return np.asarray((_CORNER_SIGNS * self.half_extents) @ self.rotation.T + self.center)
+
+    @cached_property
+    def all_face_corners(self) -> FloatArray:
+        """(6, 4, 3) world corners of each canonical face in texture order: top-left, top-right,
+        bottom-right, bottom-left as the face is printed and seen from outside."""
+        return np.asarray((_FACE_CORNER_SIGNS * self.half_extents) @ self.rotation.T + self.center)
+
+    def face_corners(self, face: int) -> FloatArray:
+        return np.asarray(self.all_face_corners[face])
+
+    @cached_property
+    def face_normals(self) -> FloatArray:
+        return np.asarray(_FACE_NORMALS @ self.rotation.T)
+
+    @cached_property
+    def up_face(self) -> int:
+        """The canonical face lying uppermost: for a die, the one whose value counts."""
+        return int(np.argmax(self.face_normals[:, 2]))
+
+    @cached_property
+    def footprint(self) -> FloatArray:
+        """The (4, 2) corners of the box's shadowless footprint on the table, for overlap tests."""
+        return np.asarray(self.all_face_corners[self.up_face ^ 1, :, :2])
+
+    @cached_property
+    def radius(self) -> float:
+        """Radius of the footprint's circumscribed circle, for quick overlap rejection."""
+        return float(np.linalg.norm(self.footprint[0] - self.center[:2]))
+
+    def faces_toward(self, point: FloatArray) -> list[int]:
+        """Canonical faces whose outside faces `point` (the camera): the visible ones."""
+        centers = self.all_face_corners.mean(axis=1)
+        facing = np.einsum("ij,ij->i", point - centers, self.face_normals)
+        return [int(f) for f in np.flatnonzero(facing > 1e-9)]
+
+
+def die_box(x: float, y: float, size: float, rotation: FloatArray) -> Box:
+    return Box(np.array([x, y, size / 2]), np.full(3, size / 2), rotation)
+
+
+@dataclass(frozen=True)
+class DieLook:
+    """How one die looks. Colours are BGR floats in 0..1."""
+
+    body: tuple[float, float, float]
+    pip: tuple[float, float, float]
+    opacity: float
+    """1 for an opaque body; lower lets the background through, tinted by `tint`."""
+    tint: tuple[float, float, float]
+    corner_radius: float
+    """Rounding of the face corners as a fraction of the edge (0 sharp, 0.25 very round)."""
+    pip_radius: float
+    pip_spread: float
+    """Distance of the outer pips from the centre, as a fraction of the edge."""
+    bevel: float
+    """Darkening of the rounded edges (negative lightens them)."""
+    marble: tuple[float, float, float] | None = None
+    """A second body colour swirled through the first, for marbled dice."""
+    pips: bool = True
+
+
+@cache
+def _rounded_square(size: int, radius_percent: int) -> tuple[Image, Image]:
+    """Coverage (anti-aliased) and edge closeness (1 at the rim, 0 inside a bevel) of a rounded square."""
+    half = size / 2.0
+    radius = max(size * radius_percent / 100.0, 0.5)
+    coords = np.abs(np.arange(size, dtype=np.float32) + 0.5 - half)
+    qx = coords[None, :] - (half - radius)
+    qy = coords[:, None] - (half - radius)
+    outside = np.sqrt(np.maximum(qx, 0) ** 2 + np.maximum(qy, 0) ** 2)
+    signed = outside + np.minimum(np.maximum(qx, qy), 0) - radius
+    coverage = np.clip(0.5 - signed, 0.0, 1.0).astype(np.float32)
+    bevel_width = max(size * 0.14, 1.5)
+    edge = (np.clip(1.0 + signed / bevel_width, 0.0, 1.0) ** 2).astype(np.float32)
+    return coverage, edge
+
+
+def pip_mask(size: int, value: int, radius: float, spread: float) -> Image:
+    """Anti-aliased mask of the pips of `value` on a face texture of `size` pixels."""
+    shift = 4
+    scale = 1 << shift
+    mask = np.zeros((size, size), np.uint8)
+    # OpenCV's anti-aliased disc reaches about half a pixel past its radius.
+    r = max(round((radius * size - 0.5) * scale), scale // 2)
+    for col, row in PIP_LAYOUTS[value]:
+        cx = (0.5 + col * spread) * size - 0.5
+        cy = (0.5 + row * spread) * size - 0.5
+        cv2.circle(mask, (round(cx * scale), round(cy * scale)), r, 255, -1, cv2.LINE_AA, shift)
+    return mask.astype(np.float32) * (1.0 / 255.0)
+
+
+@lru_cache(maxsize=2048)
+def _pips(size: int, value: int, radius_permille: int, spread_permille: int) -> tuple[Image, Image]:
+    """Pip mask and the body's darkening around each pip (its recess), cached: faces repeat a lot."""
+    mask = pip_mask(size, value, radius_permille / 1000, spread_permille / 1000)
+    ring = np.clip(cv2.GaussianBlur(mask, (0, 0), max(size * 0.012, 0.6)) - mask, 0.0, 1.0)
+    return mask, (1.0 - 0.5 * ring).astype(np.float32)
+
+
+TEXTURE_SIZES: tuple[int, ...] = (16, 24, 32, 48, 64, 96, 128, 192, 256)
+
+
+def _marble(size: int, rng: np.random.Generator) -> Image:
+    grid = rng.random((5, 5)).astype(np.float32)
+    noise = cv2.resize(grid, (size, size), interpolation=cv2.INTER_CUBIC)
+    return np.asarray(0.5 + 0.5 * np.sin(noise * rng.uniform(8.0, 16.0)), np.float32)
+
+
+@dataclass(frozen=True)
+class Glare:
+    """A specular highlight on a face: centre in face fractions, radius fraction, peak added brightness."""
+
+    x: float
+    y: float
+    radius: float
+    strength: float
+
+
+def face_texture(
+    look: DieLook,
+    value: int | None,
+    size: int,
+    shade: float,
+    rng: np.random.Generator,
+    glare: Glare | None = None,
+) -> Image:
+    """A (size, size, 5) texture: premultiplied BGR, coverage, and the clear part of the coverage.
+
+    `value` None draws a blank face (a token, a pipless cube); `shade` is the light falling on this face.
+    """
+    coverage, edge = _rounded_square(size, round(look.corner_radius * 100))
+    light = (1.0 - look.bevel * edge) * np.float32(shade)
+    pips: Image | None = None
+    if value is not None and look.pips:
+        pips, recess = _pips(size, value, round(look.pip_radius * 1000), round(look.pip_spread * 1000))
+        body_light = light * recess
+    else:
+        body_light = light
+    if look.marble is None:
+        colour = body_light[..., None] * np.asarray(look.body, np.float32)
+    else:
+        swirl = _marble(size, rng)[..., None]
+        base = np.asarray(look.body, np.float32)
+        colour = body_light[..., None] * (base + swirl * (np.asarray(look.marble, np.float32) - base))
+    if pips is not None:
+        colour += pips[..., None] * (light[..., None] * np.asarray(look.pip, np.float32) - colour)
+    if look.opacity < 1.0:
+        solid = edge * 0.6 if pips is None else np.maximum(pips, edge * 0.6)
+        opacity = look.opacity + (1.0 - look.opacity) * solid
+    else:
+        opacity = np.ones_like(coverage)
+    if glare is not None:
+        coords = (np.arange(size, dtype=np.float32) + 0.5) / size
+        gx = np.exp(-(((coords - glare.x) / glare.radius) ** 2))
+        gy = np.exp(-(((coords - glare.y) / glare.radius) ** 2))
+        highlight = np.float32(glare.strength) * np.outer(gy, gx)
+        colour += highlight[..., None]
+        opacity = np.maximum(opacity, np.minimum(highlight, 1.0))
+    texture = np.empty((size, size, 5), np.float32)
+    texture[..., :3] = colour * (opacity * coverage)[..., None]
+    texture[..., 3] = coverage
+    texture[..., 4] = coverage - opacity * coverage
+    return texture
+
+
+def ghost_texture(look: DieLook, value: int, size: int, strength: float) -> Image:
+    """The pips of a face behind a translucent body, as seen faintly through it."""
+    pips = _pips(size, value, round(look.pip_radius * 1000), round(look.pip_spread * 1000))[0] * strength
+    texture = np.zeros((size, size, 5), np.float32)
+    texture[..., :3] = pips[..., None] * np.asarray(look.pip, np.float32)
+    texture[..., 3] = pips
+    return texture
+
+
+def composite(
+    canvas: Image,
+    owner: NDArray[np.int32],
+    quad: FloatArray,
+    texture: Image,
+    tint: tuple[float, float, float],
+    owner_id: int,
+) -> int:
+    """Warp a 5-channel `texture` onto image quadrilateral `quad` (texture order) and blend it into `canvas`.
+
+    Pixels the texture covers by more than half are marked `owner_id` in `owner` (unless `owner_id` is
+    negative); returns how many pixels that was.
+    """
+    height, width = canvas.shape[:2]
+    x0 = max(math.floor(quad[:, 0].min()) - 1, 0)
+    y0 = max(math.floor(quad[:, 1].min()) - 1, 0)
+    x1 = min(math.ceil(quad[:, 0].max()) + 2, width)
+    y1 = min(math.ceil(quad[:, 1].max()) + 2, height)
+    if x1 <= x0 or y1 <= y0:
+        return 0
+    size = texture.shape[0]
+    source = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32) - 0.5
+    target = (quad - np.array([x0, y0])).astype(np.float32)
+    homography = cv2.getPerspectiveTransform(source, target)
+    warped = cv2.warpPerspective(
+        texture, homography, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT
+    )
+    region = canvas[y0:y1, x0:x1]
+    coverage = warped[..., 3:4]
+    clear = warped[..., 4:5]
+    region *= 1.0 - coverage + clear * np.asarray(tint, np.float32)
+    region += warped[..., :3]
+    if owner_id < 0:
+        return 0
+    covered = warped[..., 3] > 0.5
+    owner[y0:y1, x0:x1][covered] = owner_id
+    return int(np.count_nonzero(covered))
+
+
+def texture_size(quad: FloatArray) -> int:
+    """The smallest of TEXTURE_SIZES fine enough for a face whose longest projected edge is as in `quad`."""
+    longest = float(np.sqrt(((np.roll(quad, -1, axis=0) - quad) ** 2).sum(axis=1).max()))
+    for size in TEXTURE_SIZES:
+        if size >= longest * 1.1:
+            return size
+    return TEXTURE_SIZES[-1]
+
+
+def draw_box(
+    canvas: Image,
+    owner: NDArray[np.int32],
+    camera: Camera,
+    box: Box,
+    look: DieLook,
+    values: tuple[int, ...] | None,
+    light: FloatArray,
+    ambient: float,
+    rng: np.random.Generator,
+    owner_base: int,
+    glare: Glare | None = None,
+) -> tuple[FloatArray, int]:
+    """Draw `box` (a die when `values` gives each canonical face's value, else blank) into `canvas`.
+
+    Face f's pixels are marked `owner_base + f` in `owner`. Returns the image corners of the uppermost face
+    in texture order and how many pixels that face covered when drawn.
+    """
+    visible = box.faces_toward(camera.center)
+    up = box.up_face
+    if look.opacity < 1.0 and values is not None and look.pips:
+        for face in range(6):
+            if face in visible:
+                continue
+            quad = camera.project(box.face_corners(face))
+            size = texture_size(quad)
+            ghost = ghost_texture(look, values[face], size, strength=0.25 * (1.0 - look.opacity) + 0.1)
+            composite(canvas, owner, quad, ghost, look.tint, -1)
+    top_quad = camera.project(box.face_corners(up))
+    top_area = 0
+    for face in visible:
+        quad = top_quad if face == up else camera.project(box.face_corners(face))
+        lambert = max(float(np.dot(box.face_normals[face], light)), 0.0)
+        shade = ambient + (1.0 - ambient) * lambert
+        texture = face_texture(
+            look,
+            None if values is None else values[face],
+            texture_size(quad),
+            shade,
+            rng,
+            glare if face == up else None,
+        )
+        area = composite(canvas, owner, quad, texture, look.tint, owner_base + face)
+        if face == up:
+            top_area = area
+    return top_quad, top_area

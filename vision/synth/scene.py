@@ -1,0 +1,451 @@
+"""Synthetic photos of dice on a table, with exact labels: what the dice models are trained and tested on.
+
+`render_scene` places dice (and pipless distractors) on a procedural table without interpenetration, looks at
+them through a randomly posed pinhole camera, draws shadows, lit and textured faces, and then degrades the
+picture the way phones and webcams do (uneven light, white balance, motion blur, sensor noise, JPEG). Every
+random choice comes from the generator passed in, so a seed reproduces a scene exactly.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from functools import cache
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.colors import DIE_COLORS, OTHER_COLOR, PALETTES, PIP_COLORS, hsv_to_bgr
+from vision.synth.camera import Camera, look_at_table
+from vision.synth.dice import CANONICAL_VALUES, Box, DieLook, Glare, die_box, die_rotation, draw_box
+from vision.synth.textures import BACKGROUND_KINDS, PAINT_SCALE, paint_surface
+
+FloatArray = NDArray[np.float64]
+Image = NDArray[np.float32]
+
+
+class SceneConfigError(ValueError):
+    """A SceneConfig field holds a value the renderer cannot honour; the message names the field."""
+
+
+@dataclass(frozen=True)
+class SceneConfig:
+    """What a rendered scene may contain. Ranges are inclusive (low, high); probabilities are per scene
+    unless a field says per die."""
+
+    width: int = 640
+    height: int = 640
+    dice_count: tuple[int, int] = (1, 12)
+    die_size_px: tuple[float, float] = (24.0, 90.0)
+    """Edge length of a die's top face as seen in the image, in pixels (20-200 makes sense)."""
+    colors: tuple[str, ...] = DIE_COLORS
+    max_tilt_deg: float = 35.0
+    backgrounds: tuple[str, ...] = BACKGROUND_KINDS
+    translucent_probability: float = 0.4
+    """Per die: a translucent body instead of an opaque one."""
+    dark_pips_probability: float = 0.15
+    """Per die with a dark or coloured body: dark pips instead of white ones (light bodies get dark pips)."""
+    colored_pips_probability: float = 0.1
+    """Per die: gold, red or silver pips."""
+    marbled_probability: float = 0.0
+    """Per die: a marbled body labelled "other" instead of a colour from `colors`."""
+    cluster_probability: float = 0.35
+    """Per die: placed touching an earlier die."""
+    mixed_sizes_probability: float = 0.3
+    """Per scene: dice of different sizes (up to about 1.6x apart) instead of one set."""
+    glare_probability: float = 0.5
+    motion_blur_probability: float = 0.15
+    jpeg_probability: float = 0.8
+    jpeg_quality: tuple[int, int] = (40, 95)
+    noise_sigma: tuple[float, float] = (0.0, 6.0)
+    """Gaussian sensor noise, in 0-255 grey levels."""
+    distractor_count: tuple[int, int] = (0, 4)
+    """Pipless cubes and flat tokens on the table, not labelled as dice."""
+
+    def __post_init__(self) -> None:
+        if self.width < 32 or self.height < 32:
+            raise SceneConfigError(f"width and height must be at least 32 px, got {self.width}x{self.height}")
+        for name in ("dice_count", "die_size_px", "jpeg_quality", "noise_sigma", "distractor_count"):
+            low, high = getattr(self, name)
+            if low > high or low < 0:
+                raise SceneConfigError(
+                    f"{name} must be a range (low, high) with 0 <= low <= high, got {low, high}"
+                )
+        if self.die_size_px[0] < 4:
+            raise SceneConfigError(f"die_size_px must start at 4 px or more, got {self.die_size_px}")
+        if not 0 <= self.max_tilt_deg <= 45:
+            raise SceneConfigError(f"max_tilt_deg must be within 0-45, got {self.max_tilt_deg}")
+        unknown = [c for c in self.colors if c not in DIE_COLORS]
+        if unknown or not self.colors:
+            raise SceneConfigError(f"colors must be a non-empty subset of {DIE_COLORS}, got {self.colors}")
+        unknown = [b for b in self.backgrounds if b not in BACKGROUND_KINDS]
+        if unknown or not self.backgrounds:
+            raise SceneConfigError(
+                f"backgrounds must be a non-empty subset of {BACKGROUND_KINDS}, got {unknown}"
+            )
+        for field in fields(self):
+            if field.name.endswith("_probability") and not 0 <= getattr(self, field.name) <= 1:
+                raise SceneConfigError(f"{field.name} must be within 0-1, got {getattr(self, field.name)}")
+
+
+@dataclass(frozen=True)
+class RenderedDie:
+    """A die's label. Coordinates are image pixels (x right, y down, pixel centres at integers).
+
+    `top_face` lists the top face's corners in the order of the printed face (top-left, top-right,
+    bottom-right, bottom-left of its pip layout), so warping them to a square shows the face upright.
+    """
+
+    value: int
+    color: str
+    top_face: NDArray[np.float32]
+    outline: NDArray[np.float32]
+    box: tuple[float, float, float, float]
+    center: tuple[float, float]
+    visible_fraction: float
+
+
+@dataclass(frozen=True)
+class Scene:
+    image: NDArray[np.uint8]
+    dice: tuple[RenderedDie, ...]
+
+
+@dataclass(frozen=True)
+class Placed:
+    """An object standing on the table: its solid, its look, its top value (None when it is no die), label."""
+
+    box: Box
+    look: DieLook
+    value: int | None
+    color: str
+
+
+def separated(first: FloatArray, second: FloatArray) -> bool:
+    """Whether two convex footprints (4, 2) are apart or just touching: the separating-axis test."""
+    for polygon in (first, second):
+        edges = np.roll(polygon, -1, axis=0) - polygon
+        for axis in np.column_stack((-edges[:, 1], edges[:, 0])):
+            a, b = first @ axis, second @ axis
+            if a.max() <= b.min() + 1e-6 * np.linalg.norm(axis) or b.max() <= a.min() + 1e-6 * np.linalg.norm(
+                axis
+            ):
+                return True
+    return False
+
+
+def sample_camera(config: SceneConfig, rng: np.random.Generator) -> Camera:
+    """A pose a phone or webcam might take: 10-40 die edges (16-65 cm) away, field of view at most 80 degrees
+    (a narrower one stands for a crop of a larger photo), die size drawn log-uniformly from the range."""
+    low, high = config.die_size_px
+    die_px = math.exp(rng.uniform(math.log(low), math.log(high)))
+    widest_focal = (max(config.width, config.height) / 2.0) / math.tan(math.radians(40.0))
+    distance = max(math.exp(rng.uniform(math.log(10.0), math.log(40.0))), widest_focal / die_px)
+    return look_at_table(
+        width=config.width,
+        height=config.height,
+        focal=die_px * distance,
+        tilt_deg=rng.uniform(0.0, config.max_tilt_deg),
+        azimuth_deg=rng.uniform(0, 360),
+        roll_deg=rng.uniform(0, 360),
+        distance=distance + 1.0,
+        principal_offset=tuple(rng.normal(0, 0.02, 2) * np.array([config.width, config.height])),
+    )
+
+
+def _sample_look(color: str, config: SceneConfig, rng: np.random.Generator) -> tuple[DieLook, str]:
+    """A die's appearance and its label colour."""
+    translucent = rng.random() < config.translucent_probability
+    label = color
+    if rng.random() < config.marbled_probability:
+        label = OTHER_COLOR
+        body = PALETTES[str(rng.choice(DIE_COLORS))].sample_bgr(rng, translucent=False)
+        marble: tuple[float, float, float] | None = PALETTES[str(rng.choice(DIE_COLORS))].sample_bgr(
+            rng, translucent=False
+        )
+        translucent = False
+        light = False
+    else:
+        palette = PALETTES[color]
+        body = palette.sample_bgr(rng, translucent=translucent)
+        marble = None
+        light = palette.light
+    if rng.random() < config.colored_pips_probability:
+        pip_kind = str(rng.choice(("gold", "red", "silver")))
+    elif light or rng.random() < config.dark_pips_probability:
+        pip_kind = "dark"
+    else:
+        pip_kind = "white"
+    opacity = rng.uniform(0.35, 0.75) if translucent else 1.0
+    peak = max(max(body), 1e-3)
+    tint = (
+        tuple(float(0.25 + 0.75 * c / peak) * rng.uniform(0.5, 0.9) for c in body)
+        if translucent
+        else (0, 0, 0)
+    )
+    look = DieLook(
+        body=body,
+        pip=PIP_COLORS[pip_kind].sample_bgr(rng),
+        opacity=opacity,
+        tint=(float(tint[0]), float(tint[1]), float(tint[2])),
+        corner_radius=rng.uniform(0.05, 0.28),
+        pip_radius=rng.uniform(0.075, 0.115),
+        pip_spread=rng.uniform(0.22, 0.29),
+        bevel=rng.uniform(-0.2, 0.45),
+        marble=marble,
+    )
+    return look, label
+
+
+def _distractor(rng: np.random.Generator, x: float, y: float, yaw: float) -> tuple[Box, DieLook]:
+    """A pipless cube or a flat token: looks like a die from afar, must not be detected as one."""
+    rotation = die_rotation(1, yaw)
+    if rng.random() < 0.5:
+        size = rng.uniform(0.5, 1.3)
+        half = np.full(3, size / 2)
+    else:
+        half = np.array([rng.uniform(0.25, 0.9), rng.uniform(0.25, 0.9), rng.uniform(0.04, 0.2)])
+    box = Box(np.array([x, y, half[2]]), half, rotation)
+    body = hsv_to_bgr(rng.uniform(0, 180), rng.uniform(0, 1), rng.uniform(0.15, 1))
+    look = DieLook(
+        body=body,
+        pip=body,
+        opacity=1.0,
+        tint=(0.0, 0.0, 0.0),
+        corner_radius=rng.uniform(0.0, 0.2),
+        pip_radius=0.1,
+        pip_spread=0.25,
+        bevel=rng.uniform(-0.1, 0.3),
+        pips=False,
+    )
+    return box, look
+
+
+def _fits(camera: Camera, box: Box, placed: list[Placed]) -> bool:
+    outline = camera.project(box.corners)
+    if outline.min() < 1 or outline[:, 0].max() > camera.width - 2 or outline[:, 1].max() > camera.height - 2:
+        return False
+    return all(
+        float(np.linalg.norm(box.center[:2] - other.box.center[:2])) >= box.radius + other.box.radius
+        or separated(box.footprint, other.box.footprint)
+        for other in placed
+    )
+
+
+def _top_edge_px(camera: Camera, box: Box) -> float:
+    quad = camera.project(box.face_corners(box.up_face))
+    return float(np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1).mean())
+
+
+def place_dice(config: SceneConfig, camera: Camera, rng: np.random.Generator) -> list[Placed]:
+    """Stand dice on the table, fully in view, sized within `die_size_px`, some touching, none overlapping."""
+    placed: list[Placed] = []
+    mixed = rng.random() < config.mixed_sizes_probability
+    count = int(rng.integers(config.dice_count[0], config.dice_count[1] + 1))
+    low, high = config.die_size_px
+    for _ in range(count):
+        color = str(rng.choice(config.colors))
+        value = int(rng.integers(1, 7))
+        look, label = _sample_look(color, config, rng)
+        size = rng.uniform(0.78, 1.25) if mixed else rng.uniform(0.97, 1.03)
+        for _attempt in range(40):
+            if placed and rng.random() < config.cluster_probability:
+                anchor = placed[int(rng.integers(len(placed)))].box
+                anchor_yaw = math.atan2(anchor.rotation[1, 0], anchor.rotation[0, 0])
+                side = anchor_yaw + int(rng.integers(4)) * math.pi / 2
+                reach = anchor.half_extents[0] + size / 2 + rng.uniform(0.0, 0.06)
+                slide = rng.uniform(-0.6, 0.6) * anchor.half_extents[0] * 2
+                x = anchor.center[0] + reach * math.cos(side) - slide * math.sin(side)
+                y = anchor.center[1] + reach * math.sin(side) + slide * math.cos(side)
+                yaw = side + rng.normal(0, 0.08)
+            else:
+                pixel = np.array([[rng.uniform(0, config.width), rng.uniform(0, config.height)]])
+                x, y = camera.backproject(pixel, size / 2)[0]
+                yaw = rng.uniform(0, 2 * math.pi)
+            box = die_box(x, y, size, die_rotation(value, yaw))
+            if _fits(camera, box, placed) and low <= _top_edge_px(camera, box) <= high:
+                placed.append(Placed(box, look, value, label))
+                break
+    return placed
+
+
+def place_distractors(
+    config: SceneConfig, camera: Camera, placed: list[Placed], rng: np.random.Generator
+) -> list[Placed]:
+    """Stand pipless cubes and tokens in the free places left between the `placed` dice."""
+    distractors: list[Placed] = []
+    for _ in range(int(rng.integers(config.distractor_count[0], config.distractor_count[1] + 1))):
+        for _attempt in range(20):
+            pixel = np.array([[rng.uniform(0, config.width), rng.uniform(0, config.height)]])
+            x, y = camera.backproject(pixel, 0.3)[0]
+            box, look = _distractor(rng, x, y, rng.uniform(0, 2 * math.pi))
+            if _fits(camera, box, placed + distractors):
+                distractors.append(Placed(box, look, None, ""))
+                break
+    return distractors
+
+
+def _table(config: SceneConfig, camera: Camera, rng: np.random.Generator) -> Image:
+    """The table surface as the camera sees it."""
+    w, h = config.width, config.height
+    corners = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64)
+    ground = camera.backproject(corners)
+    x0, y0 = ground.min(axis=0) - 0.5
+    x1, y1 = ground.max(axis=0) + 0.5
+    kind = str(rng.choice(config.backgrounds))
+    px_per_unit = min(max(w, h) / max(x1 - x0, y1 - y0), 64.0) * PAINT_SCALE.get(kind, 0.5)
+    canvas_w = max(math.ceil((x1 - x0) * px_per_unit), 8)
+    canvas_h = max(math.ceil((y1 - y0) * px_per_unit), 8)
+    canvas = paint_surface(kind, canvas_h, canvas_w, px_per_unit, rng)
+    canvas_to_world = np.array([[1 / px_per_unit, 0, x0], [0, -1 / px_per_unit, y1], [0, 0, 1]])
+    homography = camera.plane_homography() @ canvas_to_world
+    return np.asarray(
+        cv2.warpPerspective(canvas, homography, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    )
+
+
+def _shadows(
+    image: Image, camera: Camera, objects: list[Placed], light: FloatArray, rng: np.random.Generator
+) -> None:
+    """Darken the table under and beside each object: a soft cast shadow and a tight contact shadow."""
+    h, w = image.shape[:2]
+    scale = 0.5
+    small = (max(int(w * scale), 1), max(int(h * scale), 1))
+    cast = np.zeros((small[1], small[0]), np.float32)
+    contact = np.zeros_like(cast)
+    along = -light[:2] / max(light[2], 0.2)
+    ordered = sorted(objects, key=lambda placed: placed.look.opacity)
+    for placed in ordered:
+        corners = placed.box.corners
+        ground = corners.copy()
+        ground[:, :2] += corners[:, 2:3] * along
+        ground[:, 2] = 0
+        hull = cv2.convexHull((camera.project(np.vstack((corners, ground))) * scale * 16).astype(np.int32))
+        cv2.fillConvexPoly(cast, hull, 1.0 - 0.55 * (1 - placed.look.opacity), cv2.LINE_AA, 4)
+        base = corners[corners[:, 2] < 1e-6]
+        base = (base - placed.box.center) * np.array([1.08, 1.08, 0]) + placed.box.center * np.array(
+            [1, 1, 0]
+        )
+        hull = cv2.convexHull((camera.project(base) * scale * 16).astype(np.int32))
+        cv2.fillConvexPoly(contact, hull, 1.0, cv2.LINE_AA, 4)
+    die_px = camera.focal / max(float(np.linalg.norm(camera.center)), 1.0) * scale
+    cast_soft = cv2.GaussianBlur(cast, (0, 0), max(die_px * rng.uniform(0.05, 0.35), 0.5))
+    contact_soft = cv2.GaussianBlur(contact, (0, 0), max(die_px * 0.06, 0.5))
+    strength = rng.uniform(0.2, 0.6)
+    factor = (1 - strength * cast_soft) * (1 - 0.35 * contact_soft)
+    image *= cv2.resize(factor, (w, h), interpolation=cv2.INTER_LINEAR)[..., None]
+
+
+@cache
+def _noise_bank() -> Image:
+    """Fixed unit Gaussian noise, cropped at random offsets: far cheaper than fresh noise per image."""
+    return np.random.default_rng(20261129).standard_normal((1024, 1024, 3), dtype=np.float32)
+
+
+def _sensor_noise(height: int, width: int, rng: np.random.Generator) -> Image:
+    bank = _noise_bank()
+    reps = (math.ceil((height + 64) / bank.shape[0]), math.ceil((width + 64) / bank.shape[1]), 1)
+    if reps != (1, 1, 1):
+        bank = np.tile(bank, reps)
+    y, x = int(rng.integers(bank.shape[0] - height + 1)), int(rng.integers(bank.shape[1] - width + 1))
+    return bank[y : y + height, x : x + width]
+
+
+def _photograph(image: Image, config: SceneConfig, rng: np.random.Generator) -> NDArray[np.uint8]:
+    """Uneven light, white balance and exposure, blur, noise and JPEG: the camera's part."""
+    h, w = image.shape[:2]
+    coarse = 1.0 + rng.uniform(0.05, 0.45) * (rng.random((3, 3)).astype(np.float32) - 0.5)
+    field = cv2.resize(coarse, (32, 32), interpolation=cv2.INTER_CUBIC)
+    ys, xs = np.mgrid[-1:1:32j, -1:1:32j].astype(np.float32)
+    field *= 1 - rng.uniform(0, 0.25) * (xs**2 + ys**2) / 2
+    gains = rng.uniform(0.88, 1.12, 3).astype(np.float32) * np.float32(rng.uniform(0.75, 1.2) * 255.0)
+    image *= cv2.resize(field[..., None] * gains, (w, h), interpolation=cv2.INTER_LINEAR)
+    if rng.random() < config.motion_blur_probability:
+        length = max(3, int(rng.uniform(0.004, 0.015) * max(w, h)))
+        kernel = np.zeros((length, length), np.float32)
+        angle = rng.uniform(0, 180)
+        cv2.line(kernel, (0, length // 2), (length - 1, length // 2), 1.0, 1)
+        rotation = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), angle, 1.0)
+        turned = np.asarray(cv2.warpAffine(kernel, rotation, (length, length)), np.float32)
+        turned /= max(float(turned.sum()), 1e-6)
+        image = np.asarray(cv2.filter2D(image, -1, turned), np.float32)
+    elif rng.random() < 0.3:
+        image = np.asarray(cv2.GaussianBlur(image, (0, 0), rng.uniform(0.4, 1.1)), np.float32)
+    sigma = rng.uniform(*config.noise_sigma)
+    if sigma > 0:
+        image += _sensor_noise(h, w, rng) * np.float32(sigma)
+    result: NDArray[np.uint8] = np.clip(image + 0.5, 0, 255).astype(np.uint8)
+    if rng.random() < config.jpeg_probability:
+        quality = int(rng.integers(config.jpeg_quality[0], config.jpeg_quality[1] + 1))
+        ok, encoded = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        if ok:
+            result = np.asarray(cv2.imdecode(encoded, cv2.IMREAD_COLOR), np.uint8)
+    return result
+
+
+def render_scene(config: SceneConfig, rng: np.random.Generator) -> Scene:
+    """Render one labelled photo of dice on a table; deterministic for a given state of `rng`.
+
+    Dice that cannot be placed (no room left, or no pose giving a size within `die_size_px`) are left out,
+    so a scene may hold fewer dice than `dice_count` asks for.
+    """
+    camera = sample_camera(config, rng)
+    dice = place_dice(config, camera, rng)
+    distractors = place_distractors(config, camera, dice, rng)
+    elevation = math.radians(rng.uniform(35, 85))
+    azimuth = rng.uniform(0, 2 * math.pi)
+    light = np.array(
+        [
+            math.cos(elevation) * math.cos(azimuth),
+            math.cos(elevation) * math.sin(azimuth),
+            math.sin(elevation),
+        ]
+    )
+    ambient = rng.uniform(0.45, 0.75)
+    image = _table(config, camera, rng)
+    _shadows(image, camera, dice + distractors, light, rng)
+    owner = np.full((config.height, config.width), -1, np.int32)
+    scene_glare = rng.random() < config.glare_probability
+    objects = [(i, placed) for i, placed in enumerate(dice + distractors)]
+    objects.sort(key=lambda item: -float(camera.depth(item[1].box.center[None])[0]))
+    top_quads: dict[int, tuple[FloatArray, int]] = {}
+    for index, placed in objects:
+        glare = None
+        if scene_glare and placed.value is not None and rng.random() < 0.7:
+            glare = Glare(
+                rng.uniform(0.2, 0.8), rng.uniform(0.2, 0.8), rng.uniform(0.08, 0.3), rng.uniform(0.3, 1.2)
+            )
+        values = CANONICAL_VALUES if placed.value is not None else None
+        top_quads[index] = draw_box(
+            image, owner, camera, placed.box, placed.look, values, light, ambient, rng, 8 * (index + 1), glare
+        )
+    labels = []
+    for index, placed in enumerate(dice):
+        quad, area = top_quads[index]
+        hull = cv2.convexHull(camera.project(placed.box.corners).astype(np.float32))
+        outline = np.asarray(hull, np.float32).reshape(-1, 2)
+        up = placed.box.up_face
+        top_center = placed.box.center + np.array([0, 0, placed.box.half_extents[2]])
+        center = camera.project(top_center[None])[0]
+        x0, y0 = np.floor(quad.min(axis=0)).astype(int).clip(0)
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+        seen = int(np.count_nonzero(owner[y0:y1, x0:x1] == 8 * (index + 1) + up))
+        assert placed.value is not None
+        labels.append(
+            RenderedDie(
+                value=placed.value,
+                color=placed.color,
+                top_face=quad.astype(np.float32),
+                outline=outline,
+                box=(
+                    float(outline[:, 0].min()),
+                    float(outline[:, 1].min()),
+                    float(outline[:, 0].max()),
+                    float(outline[:, 1].max()),
+                ),
+                center=(float(center[0]), float(center[1])),
+                visible_fraction=seen / area if area else 0.0,
+            )
+        )
+    return Scene(image=_photograph(image, config, rng), dice=tuple(labels))

@@ -1,0 +1,243 @@
+"""Procedural table surfaces: what the dice lie on.
+
+Each surface is painted flat, as seen from straight above, on a canvas whose scale is `px_per_unit` pixels per
+die edge, so wood grain, felt mottling and printed shapes keep their real size next to the dice; the scene
+then warps the canvas into the camera's perspective. Printed boards carry hard negatives: die-face icons,
+numbers and coloured squares that a detector must learn not to call dice.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.colors import hsv_to_bgr
+from vision.synth.dice import PIP_LAYOUTS
+
+Image = NDArray[np.float32]
+
+BACKGROUND_KINDS: tuple[str, ...] = ("tray", "wood", "felt", "paper", "board", "cloth")
+
+PAINT_SCALE: dict[str, float] = {"board": 1.0, "paper": 0.75}
+"""Canvas resolution relative to the image, per kind: smooth surfaces are painted at half resolution (the
+default) and enlarged by the perspective warp; printed boards keep their sharp edges and small print."""
+
+
+class UnknownBackground(ValueError):
+    """A background kind the renderer does not paint."""
+
+
+def value_noise(height: int, width: int, cells: tuple[int, int], rng: np.random.Generator) -> Image:
+    """Smooth noise in about 0..1 with `cells` (rows, columns) random knots across the canvas."""
+    grid = rng.random((cells[0] + 1, cells[1] + 1)).astype(np.float32)
+    return np.asarray(cv2.resize(grid, (width, height), interpolation=cv2.INTER_CUBIC))
+
+
+def _cells(extent_px: int, px_per_unit: float, unit_size: float) -> int:
+    return max(1, min(64, int(extent_px / max(px_per_unit * unit_size, 1.0))))
+
+
+def _random_bgr(
+    rng: np.random.Generator, saturation: tuple[float, float], value: tuple[float, float]
+) -> NDArray[np.float32]:
+    return np.asarray(
+        hsv_to_bgr(rng.uniform(0, 180), rng.uniform(*saturation), rng.uniform(*value)), dtype=np.float32
+    )
+
+
+def _mottle(canvas: Image, px_per_unit: float, rng: np.random.Generator, amount: float, unit: float) -> Image:
+    h, w = canvas.shape[:2]
+    noise = value_noise(h, w, (_cells(h, px_per_unit, unit), _cells(w, px_per_unit, unit)), rng)
+    canvas *= (1.0 + amount * (noise - 0.5))[..., None]
+    return canvas
+
+
+def paint_wood(height: int, width: int, px_per_unit: float, rng: np.random.Generator) -> Image:
+    """Planks with wavy grain, from pale pine to dark walnut."""
+    angle = rng.uniform(0, math.pi)
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32) / px_per_unit
+    across = -xs * math.sin(angle) + ys * math.cos(angle)
+    along = xs * math.cos(angle) + ys * math.sin(angle)
+    warp = value_noise(height, width, (_cells(height, px_per_unit, 3), _cells(width, px_per_unit, 3)), rng)
+    grain_freq = rng.uniform(1.0, 4.0)
+    rings = np.sin(
+        (across * grain_freq + warp * rng.uniform(2, 6) + 0.15 * np.sin(along * 0.7)) * 2 * math.pi
+    )
+    grain = (0.5 + 0.5 * rings) ** rng.uniform(1.0, 4.0)
+    plank_width = rng.uniform(4.0, 14.0)
+    plank = np.floor(across / plank_width + 1000).astype(np.int32)
+    tones = rng.uniform(0.85, 1.15, size=int(plank.max()) + 2).astype(np.float32)
+    hue = rng.uniform(8, 20)
+    light = np.asarray(hsv_to_bgr(hue, rng.uniform(0.3, 0.7), rng.uniform(0.45, 0.95)), np.float32)
+    dark = light * rng.uniform(0.45, 0.8)
+    canvas = light * (1 - grain[..., None]) + dark * grain[..., None]
+    canvas *= tones[plank][..., None]
+    seam = np.abs((across / plank_width) % 1.0 - 0.5) > 0.5 - 0.03 / plank_width * px_per_unit / 10
+    canvas[seam] *= 0.55
+    return np.asarray(canvas, np.float32)
+
+
+def paint_felt(height: int, width: int, px_per_unit: float, rng: np.random.Generator) -> Image:
+    """A dice mat or card-table cloth: a saturated or dark colour, softly mottled."""
+    canvas = np.empty((height, width, 3), np.float32)
+    canvas[:] = _random_bgr(rng, (0.3, 0.9), (0.15, 0.65))
+    return _mottle(canvas, px_per_unit, rng, 0.25, 2.0)
+
+
+def paint_paper(height: int, width: int, px_per_unit: float, rng: np.random.Generator) -> Image:
+    """Off-white paper, sometimes ruled or squared like a score pad."""
+    canvas = np.empty((height, width, 3), np.float32)
+    canvas[:] = _random_bgr(rng, (0.0, 0.12), (0.75, 0.98))
+    style = rng.integers(3)
+    if style > 0:
+        ink = _random_bgr(rng, (0.2, 0.6), (0.4, 0.8))
+        spacing = max(rng.uniform(0.3, 0.8) * px_per_unit, 4.0)
+        thickness = 1
+        for y in np.arange(rng.uniform(0, spacing), height, spacing):
+            cv2.line(canvas, (0, int(y)), (width, int(y)), ink.tolist(), thickness, cv2.LINE_AA)
+        if style == 2:
+            for x in np.arange(rng.uniform(0, spacing), width, spacing):
+                cv2.line(canvas, (int(x), 0), (int(x), height), ink.tolist(), thickness, cv2.LINE_AA)
+    return _mottle(canvas, px_per_unit, rng, 0.08, 4.0)
+
+
+def paint_cloth(height: int, width: int, px_per_unit: float, rng: np.random.Generator) -> Image:
+    """A checked or striped tablecloth with soft folds."""
+    angle = rng.uniform(0, math.pi)
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32) / px_per_unit
+    u = xs * math.cos(angle) + ys * math.sin(angle)
+    v = -xs * math.sin(angle) + ys * math.cos(angle)
+    period = rng.uniform(0.8, 5.0)
+    stripes_u = ((u / period) % 1.0 < 0.5).astype(np.float32)
+    stripes_v = ((v / period) % 1.0 < 0.5).astype(np.float32)
+    first = _random_bgr(rng, (0.3, 0.9), (0.3, 0.9))
+    second = _random_bgr(rng, (0.0, 0.2), (0.8, 1.0))
+    mix = (0.5 * (stripes_u + stripes_v) if rng.random() < 0.6 else stripes_u)[..., None]
+    canvas = first * mix + second * (1 - mix)
+    return _mottle(canvas.astype(np.float32), px_per_unit, rng, 0.3, 6.0)
+
+
+def draw_die_icon(
+    canvas: NDArray[np.uint8],
+    center: tuple[float, float],
+    size: float,
+    angle: float,
+    value: int,
+    body: NDArray[np.float32],
+    pip: NDArray[np.float32],
+) -> None:
+    """A printed, flat die face: a hard negative that has pips but no depth, sides or shadow.
+
+    Colours are in the canvas's own scale (0-255 for an 8-bit canvas)."""
+    corners = cv2.boxPoints(((center[0], center[1]), (size, size), math.degrees(angle)))
+    cv2.fillConvexPoly(canvas, np.round(corners * 16).astype(np.int32), body.tolist(), cv2.LINE_AA, 4)
+    spread = 0.27 * size
+    cos_a, sin_a = math.cos(angle), math.sin(angle)
+    radius = max(size * 0.1, 1.0)
+    for col, row in PIP_LAYOUTS[value]:
+        dx, dy = col * spread, row * spread
+        x = center[0] + dx * cos_a - dy * sin_a
+        y = center[1] + dx * sin_a + dy * cos_a
+        cv2.circle(canvas, (int(x * 16), int(y * 16)), int(radius * 16), pip.tolist(), -1, cv2.LINE_AA, 4)
+
+
+def paint_board(height: int, width: int, px_per_unit: float, rng: np.random.Generator) -> Image:
+    """A printed game board or box lid: coloured shapes, tracks of squares, numbers and die-face icons."""
+    # Drawn in 8-bit because OpenCV writes text only into 8-bit images.
+    canvas = np.empty((height, width, 3), np.uint8)
+    canvas[:] = np.round(_random_bgr(rng, (0.0, 0.8), (0.3, 1.0)) * 255)
+    area_units = height * width / px_per_unit**2
+    for _ in range(int(min(area_units / 6, 80) * rng.uniform(0.3, 1.0))):
+        colour = (_random_bgr(rng, (0.0, 1.0), (0.1, 1.0)) * 255).tolist()
+        x, y = rng.uniform(0, width), rng.uniform(0, height)
+        extent = rng.uniform(0.3, 4.0) * px_per_unit
+        kind = rng.integers(6)
+        if kind == 0:
+            box = ((x, y), (extent, extent * rng.uniform(0.3, 3)), rng.uniform(0, 180))
+            points = np.round(cv2.boxPoints(box) * 16).astype(np.int32)
+            cv2.fillConvexPoly(canvas, points, colour, cv2.LINE_AA, 4)
+        elif kind == 1:
+            cv2.circle(canvas, (int(x), int(y)), int(extent / 2), colour, -1, cv2.LINE_AA)
+        elif kind == 2:
+            end = (int(x + rng.uniform(-3, 3) * extent), int(y + rng.uniform(-3, 3) * extent))
+            cv2.line(canvas, (int(x), int(y)), end, colour, max(1, int(extent * 0.08)), cv2.LINE_AA)
+        elif kind == 3:
+            text = (
+                str(rng.integers(1, 13))
+                if rng.random() < 0.7
+                else "".join(chr(65 + int(c)) for c in rng.integers(0, 26, size=rng.integers(2, 7)))
+            )
+            scale = extent / 30.0
+            cv2.putText(
+                canvas,
+                text,
+                (int(x), int(y)),
+                int(rng.integers(0, 8)),
+                scale,
+                colour,
+                max(1, int(scale * 2)),
+                cv2.LINE_AA,
+            )
+        elif kind == 4:
+            step = extent * 0.9
+            angle = rng.uniform(0, 2 * math.pi)
+            for i in range(int(rng.integers(3, 9))):
+                cx = x + i * step * math.cos(angle)
+                cy = y + i * step * math.sin(angle)
+                box = ((cx, cy), (step * 0.92, step * 0.92), math.degrees(angle))
+                points = np.round(cv2.boxPoints(box) * 16).astype(np.int32)
+                cv2.polylines(canvas, [points], True, colour, max(1, int(step * 0.05)), cv2.LINE_AA, 4)
+        else:
+            body = _random_bgr(rng, (0.0, 1.0), (0.2, 1.0))
+            pip = np.float32(1.0) - body if rng.random() < 0.5 else _random_bgr(rng, (0, 0.2), (0.0, 1.0))
+            size = rng.uniform(0.4, 1.6) * px_per_unit
+            icon_angle = rng.uniform(0, 2 * math.pi)
+            draw_die_icon(canvas, (x, y), size, icon_angle, int(rng.integers(1, 7)), body * 255, pip * 255)
+    return canvas.astype(np.float32) * np.float32(1 / 255)
+
+
+def paint_tray(height: int, width: int, px_per_unit: float, rng: np.random.Generator) -> Image:
+    """A white or light grey dice tray whose rim crosses the view, with another surface beyond it."""
+    outside_kind = ("wood", "felt", "board", "paper", "cloth")[int(rng.integers(5))]
+    canvas = paint_surface(outside_kind, height, width, px_per_unit, rng)
+    floor_colour = _random_bgr(rng, (0.0, 0.08), (0.6, 0.97))
+    rim_colour = floor_colour * rng.uniform(0.9, 1.15)
+    inset = rng.uniform(-0.2, 0.45, size=4) * np.array([width, height, width, height])
+    x0, y0 = inset[0], inset[1]
+    x1, y1 = width - inset[2], height - inset[3]
+    rim = rng.uniform(0.4, 1.5) * px_per_unit
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    inside_floor = np.minimum(np.minimum(xs - x0, x1 - xs), np.minimum(ys - y0, y1 - ys))
+    floor = np.clip(inside_floor / 1.5, 0, 1)[..., None]
+    wall = np.clip((inside_floor + rim) / 1.5, 0, 1)[..., None] * (1 - floor)
+    wall_shade = 0.8 + 0.3 * np.clip(-inside_floor / max(rim, 1.0), 0, 1)[..., None]
+    tray_floor = np.empty_like(canvas)
+    tray_floor[:] = floor_colour
+    tray_floor = _mottle(tray_floor, px_per_unit, rng, 0.06, 3.0)
+    return np.asarray(
+        canvas * (1 - floor - wall) + tray_floor * floor + rim_colour * wall_shade * wall, np.float32
+    )
+
+
+_PAINTERS = {
+    "wood": paint_wood,
+    "felt": paint_felt,
+    "paper": paint_paper,
+    "board": paint_board,
+    "cloth": paint_cloth,
+    "tray": paint_tray,
+}
+
+
+def paint_surface(kind: str, height: int, width: int, px_per_unit: float, rng: np.random.Generator) -> Image:
+    """A (height, width, 3) BGR float canvas of the table surface `kind` (one of BACKGROUND_KINDS)."""
+    try:
+        painter = _PAINTERS[kind]
+    except KeyError:
+        raise UnknownBackground(
+            f"unknown background kind {kind!r}; expected one of {', '.join(BACKGROUND_KINDS)}"
+        ) from None
+    return painter(height, width, px_per_unit, rng)
