@@ -77,10 +77,12 @@ def submission_key(client: FlaskClient, game_path: str) -> str:
     return match.group(1)
 
 
-def send_window(client: FlaskClient, game_path: str, window: str = FINISHED_WINDOW, seat: int = 1) -> int:
+def send_window(
+    client: FlaskClient, game_path: str, window: str = FINISHED_WINDOW, seat: int = 1, favor_tokens: str = ""
+) -> int:
     """Send a typed capture; returns the HTTP status."""
     data = {"csrf_token": CSRF, "submission": submission_key(client, game_path), "player": str(seat)}
-    data["window"] = window
+    data.update(window=window, favor_tokens=favor_tokens)
     return client.post(f"{game_path}/captures", data=data).status_code
 
 

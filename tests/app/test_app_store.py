@@ -1,0 +1,91 @@
+"""The SQLite store: schema and WAL on start, and phones writing at the same instant against a real file."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion_app.db import SCHEMA_VERSION, SchemaMismatch, init_db
+from tests.app.conftest import CSRF, FINISHED_WINDOW, start_game
+
+PHONES = 8
+
+
+def test_start_applies_the_schema_in_wal_mode(app: Flask) -> None:
+    with sqlite3.connect(app.config["DATABASE"]) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+        assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"games", "players", "captures", "corrections", "events"} <= tables
+
+
+def test_restarting_on_an_existing_file_keeps_its_games(app: Flask, client: FlaskClient) -> None:
+    path = start_game(client)
+    init_db(app.config["DATABASE"])
+    assert client.get(path).status_code == 200
+
+
+def test_a_file_from_a_newer_version_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "future.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(SchemaMismatch, match="schema version 2"):
+        init_db(path)
+
+
+def phones_at_once(app: Flask, send: list[dict[str, str]], path: str) -> list[int]:
+    """Post each form from its own client and thread, all released at the same instant."""
+    barrier = threading.Barrier(len(send))
+    statuses = [0] * len(send)
+
+    def phone(index: int) -> None:
+        client = app.test_client()
+        with client.session_transaction() as session:
+            session["csrf_token"] = CSRF
+        barrier.wait()
+        statuses[index] = client.post(f"{path}/captures", data=send[index]).status_code
+
+    threads = [threading.Thread(target=phone, args=(i,)) for i in range(len(send))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return statuses
+
+
+def test_phones_uploading_at_the_same_instant_lose_and_duplicate_nothing(
+    app: Flask, client: FlaskClient
+) -> None:
+    path = start_game(client)
+    forms = [
+        {"csrf_token": CSRF, "submission": f"phone-{i:02d}-submission-key", "player": str(1 + i % 2)}
+        | {"window": FINISHED_WINDOW.replace("r5", f"r{1 + i % 6}", 1)}
+        for i in range(PHONES)
+    ]
+    assert phones_at_once(app, forms, path) == [303] * PHONES
+    with sqlite3.connect(app.config["DATABASE"]) as db:
+        stored = db.execute("SELECT submission, reading FROM captures ORDER BY submission").fetchall()
+        events = db.execute("SELECT COUNT(*) FROM events WHERE kind = 'capture'").fetchone()[0]
+    assert [s for s, _ in stored] == sorted(f["submission"] for f in forms)
+    assert events == PHONES
+    for (_, reading), form in zip(stored, sorted(forms, key=lambda f: f["submission"]), strict=True):
+        assert form["window"] in reading
+
+
+def test_the_same_form_sent_twice_at_once_is_stored_once(app: Flask, client: FlaskClient) -> None:
+    path = start_game(client)
+    form = {
+        "csrf_token": CSRF,
+        "submission": "one-form-sent-twice-key",
+        "player": "1",
+        "window": FINISHED_WINDOW,
+    }
+    assert phones_at_once(app, [form] * PHONES, path) == [303] * PHONES
+    with sqlite3.connect(app.config["DATABASE"]) as db:
+        assert db.execute("SELECT COUNT(*) FROM captures").fetchone() == (1,)
+        assert db.execute("SELECT COUNT(*) FROM events WHERE kind = 'capture'").fetchone() == (1,)
