@@ -13,7 +13,62 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.core import Violation
-from engine.sagrada.window import Cell, Pattern, Window
+from engine.sagrada.window import ALL_CELLS, Cell, Pattern, Window
+
+# Neighbour tables by cell index, built once: the audit runs on every photo and every score.
+_LATER_ORTHOGONAL: tuple[tuple[int, ...], ...] = tuple(
+    tuple(other.index for other in cell.orthogonal() if other > cell) for cell in ALL_CELLS
+)
+_TOUCHING: tuple[tuple[int, ...], ...] = tuple(
+    tuple(other.index for other in cell.neighbours()) for cell in ALL_CELLS
+)
+
+
+@dataclass(frozen=True)
+class WindowAudit:
+    """The violations of a window and the cells whose dice break a rule."""
+
+    violations: tuple[Violation, ...]
+    illegal_cells: frozenset[Cell]
+
+
+def audit_window(window: Window, pattern: Pattern) -> WindowAudit:
+    """Every rule the window breaks, and the dice that break them, in one pass."""
+    findings = list(_findings(window, pattern))
+    return WindowAudit(
+        violations=tuple(Violation(f.rule, tuple(str(c) for c in f.cells), f.message) for f in findings),
+        illegal_cells=frozenset(cell for f in findings for cell in f.cells),
+    )
+
+
+def window_violations(window: Window, pattern: Pattern) -> list[Violation]:
+    """Every rule the window breaks: space restrictions, orthogonal neighbours, then placement."""
+    return list(audit_window(window, pattern).violations)
+
+
+def illegal_cells(window: Window, pattern: Pattern) -> frozenset[Cell]:
+    """The cells whose dice break a rule: both dice of a clashing pair, as no history says which came last."""
+    return audit_window(window, pattern).illegal_cells
+
+
+def dice_groups(window: Window) -> list[tuple[Cell, ...]]:
+    """The 8-connected groups of dice (orthogonal or diagonal contact), each sorted, in reading order."""
+    dice = window.dice
+    seen = [False] * len(dice)
+    groups: list[tuple[Cell, ...]] = []
+    for start, die in enumerate(dice):
+        if die is None or seen[start]:
+            continue
+        seen[start] = True
+        group, frontier = [start], [start]
+        while frontier:
+            for other in _TOUCHING[frontier.pop()]:
+                if not seen[other] and dice[other] is not None:
+                    seen[other] = True
+                    group.append(other)
+                    frontier.append(other)
+        groups.append(tuple(ALL_CELLS[i] for i in sorted(group)))
+    return groups
 
 
 @dataclass(frozen=True)
@@ -21,35 +76,6 @@ class _Finding:
     rule: str
     cells: tuple[Cell, ...]
     message: str
-
-
-def window_violations(window: Window, pattern: Pattern) -> list[Violation]:
-    """Every rule the window breaks: space restrictions, orthogonal neighbours, then placement."""
-    return [Violation(f.rule, tuple(str(c) for c in f.cells), f.message) for f in _findings(window, pattern)]
-
-
-def illegal_cells(window: Window, pattern: Pattern) -> frozenset[Cell]:
-    """The cells whose dice break a rule: both dice of a clashing pair, as no history says which came last."""
-    return frozenset(cell for finding in _findings(window, pattern) for cell in finding.cells)
-
-
-def dice_groups(window: Window) -> list[tuple[Cell, ...]]:
-    """The 8-connected groups of dice (orthogonal or diagonal contact), each sorted, in reading order."""
-    seen: set[Cell] = set()
-    groups: list[tuple[Cell, ...]] = []
-    for start, _ in window.placed():
-        if start in seen:
-            continue
-        seen.add(start)
-        group, frontier = [start], [start]
-        while frontier:
-            for other in frontier.pop().neighbours():
-                if other not in seen and window[other] is not None:
-                    seen.add(other)
-                    group.append(other)
-                    frontier.append(other)
-        groups.append(tuple(sorted(group)))
-    return groups
 
 
 def _findings(window: Window, pattern: Pattern) -> Iterator[_Finding]:
@@ -68,11 +94,15 @@ def _space_findings(window: Window, pattern: Pattern) -> Iterator[_Finding]:
 
 
 def _neighbour_findings(window: Window) -> Iterator[_Finding]:
-    for cell, die in window.placed():
-        for other in cell.orthogonal():
-            neighbour = window[other]
-            if other < cell or neighbour is None:
+    dice = window.dice
+    for index, die in enumerate(dice):
+        if die is None:
+            continue
+        for other_index in _LATER_ORTHOGONAL[index]:
+            neighbour = dice[other_index]
+            if neighbour is None:
                 continue
+            cell, other = ALL_CELLS[index], ALL_CELLS[other_index]
             pair = f"{die} on {cell} and {neighbour} on {other}"
             if neighbour.color is die.color:
                 yield _Finding(
@@ -80,9 +110,7 @@ def _neighbour_findings(window: Window) -> Iterator[_Finding]:
                 )
             if neighbour.value == die.value:
                 yield _Finding(
-                    "neighbour-value",
-                    (cell, other),
-                    f"{pair} share an edge and the value {die.value}",
+                    "neighbour-value", (cell, other), f"{pair} share an edge and the value {die.value}"
                 )
 
 

@@ -54,9 +54,11 @@ class Line(Enum):
     COLUMN = "column"
 
     def lines(self) -> tuple[tuple[Cell, ...], ...]:
-        if self is Line.ROW:
-            return tuple(tuple(Cell(r, c) for c in range(COLS)) for r in range(ROWS))
-        return tuple(tuple(Cell(r, c) for r in range(ROWS)) for c in range(COLS))
+        return _ROWS if self is Line.ROW else _COLUMNS
+
+
+_ROWS = tuple(tuple(Cell(r, c) for c in range(COLS)) for r in range(ROWS))
+_COLUMNS = tuple(tuple(Cell(r, c) for r in range(ROWS)) for c in range(COLS))
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.core import JSON, InvalidData, Violation
-from engine.sagrada.audit import illegal_cells, window_violations
+from engine.sagrada.audit import audit_window
 from engine.sagrada.objectives import ObjectiveScore, PrivateObjective, PublicObjective
 from engine.sagrada.rules import OFFICIAL, Rules
 from engine.sagrada.window import ALL_CELLS, COLS, ROWS, Cell, Color, Pattern, Window
@@ -94,7 +94,8 @@ def score_window(
     if penalty < 0:
         raise InvalidData(f"the empty-space penalty is points lost, so it cannot be negative, got {penalty}")
     colors = () if private is None else (private,) if isinstance(private, Color) else tuple(private)
-    illegal = illegal_cells(window, pattern)
+    audit = audit_window(window, pattern)
+    illegal = audit.illegal_cells
     legal = Window(tuple(None if cell in illegal else window[cell] for cell in ALL_CELLS))
     return ScoreBreakdown(
         window=window,
@@ -105,6 +106,6 @@ def score_window(
         favor_tokens=favor_tokens,
         empty_spaces=ROWS * COLS - legal.count,
         points_per_empty_space=penalty,
-        violations=tuple(window_violations(window, pattern)),
+        violations=audit.violations,
         illegal_dice=tuple(sorted(illegal)),
     )

@@ -15,7 +15,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from engine.core import IllegalMove, InvalidData, ParseError, Violation
+from engine.core import IllegalMove, InvalidData, ParseError
 
 ROWS = 4
 COLS = 5
