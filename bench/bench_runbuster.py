@@ -1,6 +1,6 @@
 """Run Buster timings: the whole exact solve, loading the shipped table, and one advice (medians).
 
-python bench/bench_runbuster.py [--solves 3] [--advice 2000] [--seed 0]
+Run from the repository root: python3 -m bench.bench_runbuster [--solves 3] [--advice 2000] [--seed 0]
 """
 
 from __future__ import annotations
