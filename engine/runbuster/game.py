@@ -158,10 +158,9 @@ class State:
             raise InvalidData(f"nobody moves in the {self.phase.value} step, but to_move is {self.to_move}")
         if len(set(self.finished)) != len(self.finished):
             raise InvalidData(f"a player finishes once, but finished lists {list(self.finished)}")
-        if any(
-            not 0 <= p < len(self.hands) for p in (*self.finished, self.to_move or 0, self.round_starter or 0)
-        ):
-            raise InvalidData(f"a player number is outside 0-{len(self.hands) - 1}")
+        named = [*self.finished, *(p for p in (self.to_move, self.round_starter) if p is not None)]
+        if any(not 0 <= p < len(self.hands) for p in named):
+            raise InvalidData(f"a player number is outside 0-{len(self.hands) - 1}: {named}")
 
     @property
     def players(self) -> int:
@@ -220,7 +219,7 @@ class RunBuster:
         return State(hands=((),) * self.players, phase=Phase.FIRST_PLAYER)
 
     def start(self, first_player: int) -> State:
-        """An empty table with the first player already chosen: the position the solver's tables assume."""
+        """An empty table with `first_player` to roll, as if the draw had chosen them."""
         return self.apply(self.initial_state(), FirstPlayer(first_player))
 
     # --- chance -------------------------------------------------------------------------------------------
@@ -318,7 +317,7 @@ class RunBuster:
         if unrolled:
             raise IllegalMove(
                 "not-rolled",
-                f"kept {dashed(kept)} but the roll {dashed(roll)} has no {dashed(sorted(unrolled))}",
+                f"kept {dashed(kept)}, but the roll {dashed(roll)} has not enough {dashed(sorted(unrolled))}",
             )
         new_hand = tuple(sorted(hand + kept))
         if not is_straight(new_hand):

@@ -167,7 +167,7 @@ def test_only_rolled_dice_may_be_kept() -> None:
     with pytest.raises(IllegalMove) as caught:
         GAME.apply(after, Keep((3, 6, 6)))
     assert caught.value.rule == "not-rolled"
-    with pytest.raises(IllegalMove, match="has no 2"):
+    with pytest.raises(IllegalMove, match="has not enough 2"):
         GAME.apply(after, Keep((2, 3)))
 
 
