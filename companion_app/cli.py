@@ -6,6 +6,7 @@ import click
 
 from companion_app.commands.runbuster import runbuster
 from companion_app.commands.sagrada import sagrada
+from companion_app.commands.serve import serve
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -16,3 +17,4 @@ def main() -> None:
 
 main.add_command(sagrada)
 main.add_command(runbuster)
+main.add_command(serve)

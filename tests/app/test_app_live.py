@@ -47,7 +47,7 @@ def test_a_change_made_while_a_phone_watches_reaches_it(app: Flask, client: Flas
     other = start_game(client)
     watcher = app.test_client()
     response = watcher.get(f"{game}/events", buffered=False)
-    chunks = iter(response.response)
+    chunks = response.iter_encoded()
     assert next(chunks).startswith(b"retry: ")
 
     def another_phone() -> None:

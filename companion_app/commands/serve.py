@@ -1,0 +1,82 @@
+"""`tablesight serve`: run the web companion on this computer for the phones at the table.
+
+Waitress serves it; each phone watching a game holds one thread for its live stream, so the pool is sized
+for a table of phones plus their page loads and uploads.
+"""
+
+from __future__ import annotations
+
+import io
+import socket
+from pathlib import Path
+
+import click
+import qrcode
+from flask import Flask
+from waitress.server import BaseWSGIServer, MultiSocketServer, create_server
+
+from companion_app import create_app
+
+DEFAULT_THREADS = 32
+
+
+def lan_address() -> str:
+    """This computer's address on the local network (the one a default route leaves by); no packet is sent."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.254.254.254", 1))
+        address: str = probe.getsockname()[0]
+    except OSError:
+        address = "127.0.0.1"
+    finally:
+        probe.close()
+    return address
+
+
+def make_server(app: Flask, host: str, port: int, threads: int = DEFAULT_THREADS) -> BaseWSGIServer:
+    """A waitress server bound now (port 0 picks a free one), to `run()` in the caller's thread."""
+    server = create_server(app, host=host, port=port, threads=threads, ident="TableSight")
+    if isinstance(server, MultiSocketServer):
+        raise click.UsageError(f"--host {host} resolves to several addresses; give one address")
+    return server
+
+
+def terminal_qr(text: str) -> str:
+    code = qrcode.QRCode(border=1)
+    code.add_data(text)
+    out = io.StringIO()
+    code.print_ascii(out=out, invert=True)
+    return out.getvalue()
+
+
+@click.command()
+@click.option(
+    "--host", default="0.0.0.0", show_default=True, help="Address to listen on (0.0.0.0: every network)."
+)
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+@click.option(
+    "--db",
+    "database",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="SQLite file holding the games (default: tablesight.sqlite in the instance folder).",
+)
+@click.option("--threads", default=DEFAULT_THREADS, show_default=True, type=click.IntRange(4, 512))
+def serve(host: str, port: int, database: Path | None, threads: int) -> None:
+    """Serve the companion on the local network and print the address and QR code for phones to open."""
+    overrides = {"DATABASE": str(database.resolve())} if database is not None else None
+    app = create_app(overrides)
+    server = make_server(app, host, port, threads)
+    bound_port = server.socket.getsockname()[1]
+    shown_host = lan_address() if host in ("0.0.0.0", "") else host
+    url = f"http://{shown_host}:{bound_port}"
+    app.config["PUBLIC_URL"] = url
+    click.echo(f"TableSight is serving on {url}  (store: {app.config['DATABASE']})")
+    click.echo("Open it on a phone on the same network, or scan:")
+    click.echo(terminal_qr(url))
+    click.echo("Press Ctrl+C to stop.")
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        click.echo("Stopped.")
+    finally:
+        server.close()

@@ -1,0 +1,113 @@
+"""End to end in a real headless Chromium against a real waitress server: two phones at one table.
+
+The first phone creates a Sagrada game; the second joins by the link; a window is sent, scored and shown with
+its violations; a die is corrected on the second phone; both phones update without reloading.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, ViewportSize, expect, sync_playwright
+
+from companion_app import create_app
+from companion_app.commands.serve import make_server
+from tests.app.conftest import FINISHED_WINDOW, png_bytes
+
+CHROMIUM = Path("/usr/bin/chromium")
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
+PHONE: ViewportSize = {"width": 390, "height": 844}
+WAIT_MS = 5_000
+
+
+@pytest.fixture(scope="module")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("e2e")
+    app = create_app(
+        {
+            "SECRET_KEY": "e2e",
+            "DATABASE": str(folder / "store.sqlite"),
+            "PHOTO_FOLDER": str(folder / "photos"),
+            "LIVE_STREAM_SECONDS": 20.0,
+        }
+    )
+    server = make_server(app, "127.0.0.1", 0, threads=16)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.socket.getsockname()[1]}"
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+def test_two_phones_play_a_sagrada_game(browser: Browser, server_url: str, tmp_path: Path) -> None:
+    first = browser.new_context(viewport=PHONE).new_page()
+    second = browser.new_context(viewport=PHONE).new_page()
+
+    first.goto(server_url)
+    expect(first.get_by_text("coming")).to_have_count(3)
+    first.get_by_role("link", name="Sagrada").click()
+    first.fill("input[name=name_1]", "Ana")
+    first.fill("input[name=name_2]", "<b>Bo</b>")
+    first.select_option("select[name=pattern_1]", "Firelight")
+    first.get_by_role("button", name="Start the game").click()
+    first.wait_for_url("**/g/*")
+    join_link = first.locator(".join-link").get_attribute("href")
+    assert join_link is not None and join_link.startswith(server_url)
+
+    second.goto(join_link)
+    expect(second.locator("h2", has_text="<b>Bo</b>")).to_be_visible()
+    for page in (first, second):
+        expect(page.locator("#live-status")).to_have_text("live", timeout=WAIT_MS)
+
+    first.locator("summary", has_text="Or type the window").click()
+    first.fill("textarea[name=window]", FINISHED_WINDOW)
+    first.get_by_role("button", name="Send").click()
+    ana_first = first.locator("#seat-1")
+    expect(ana_first.locator(".violation").first).to_contain_text("space r1c1 needs a 3, got r5")
+    total = ana_first.locator(".score-total").inner_text()
+
+    ana_second = second.locator("#seat-1")
+    expect(ana_second.locator(".violation").first).to_contain_text("space r1c1 needs a 3", timeout=WAIT_MS)
+    expect(ana_second.locator(".score-total")).to_have_text(total)
+
+    ana_second.locator("button[data-cell=r1c1]").click()
+    dialog = second.locator("#fix-dialog")
+    expect(dialog).to_be_visible()
+    dialog.locator("label", has_text="Y").click()
+    dialog.locator("label", has_text="3").click()
+    dialog.get_by_role("button", name="Set die").click()
+    fixed = "r1c1: yellow 3"
+    for page in (second, first):
+        space = page.locator("#seat-1 button[data-cell=r1c1]")
+        expect(space).to_have_attribute("aria-label", fixed, timeout=WAIT_MS)
+    expect(first.locator("#seat-1 .violation", has_text="r1c1 needs a 3")).to_have_count(0)
+
+    photo = tmp_path / "table.png"
+    photo.write_bytes(png_bytes())
+    second.select_option("select[name=player]", label="<b>Bo</b>")
+    second.set_input_files("input[name=photo]", str(photo))
+    second.get_by_role("button", name="Send").click()
+    expect(second.locator("#seat-2 .notice")).to_contain_text("cannot read Sagrada dice", timeout=WAIT_MS)
+    expect(first.locator("#seat-2 img")).to_be_visible(timeout=WAIT_MS)
+    expect(first.locator(".events")).to_contain_text("<b>Bo</b> sent a photo")
