@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -27,7 +27,7 @@ class Camera:
     width: int
     height: int
 
-    @property
+    @cached_property
     def center(self) -> FloatArray:
         """The camera's position in world coordinates."""
         return np.asarray(-self.rotation.T @ self.translation)
@@ -53,11 +53,17 @@ class Camera:
         )
         return np.asarray(self.k @ columns)
 
+    @cached_property
+    def _rays_from_pixels(self) -> FloatArray:
+        """Maps homogeneous pixels to world ray directions."""
+        return np.asarray(self.rotation.T @ np.linalg.inv(self.k))
+
     def backproject(self, pixels: FloatArray, height: float = 0.0) -> FloatArray:
         """World (x, y) on the plane z = `height` seen at image pixels (N, 2)."""
-        inverse = np.linalg.inv(self.plane_homography(height))
-        points = cv2.perspectiveTransform(pixels.reshape(-1, 1, 2).astype(np.float64), inverse)
-        return np.asarray(points.reshape(-1, 2))
+        rays = np.column_stack((pixels, np.ones(len(pixels)))) @ self._rays_from_pixels.T
+        center = self.center
+        along = (height - center[2]) / rays[:, 2:3]
+        return np.asarray(center[:2] + along * rays[:, :2])
 
 
 def look_at_table(

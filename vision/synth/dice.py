@@ -197,6 +197,11 @@ def _pips(size: int, value: int, radius_permille: int, spread_permille: int) -> 
 
 
 TEXTURE_SIZES: tuple[int, ...] = (16, 24, 32, 48, 64, 96, 128, 192, 256)
+_TEXTURE_CORNERS = {
+    size: np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32) - 0.5 for size in TEXTURE_SIZES
+}
+GHOST_SIDES_FROM_PX = 48
+"""Texture size from which a translucent die also shows the pips of its hidden sides, not just its bottom."""
 
 
 def _marble(size: int, rng: np.random.Generator) -> Image:
@@ -276,45 +281,48 @@ def composite(
     owner: NDArray[np.int32],
     quad: FloatArray,
     texture: Image,
-    tint: tuple[float, float, float],
+    tint: tuple[float, float, float] | None,
     owner_id: int,
 ) -> int:
     """Warp a 5-channel `texture` onto image quadrilateral `quad` (texture order) and blend it into `canvas`.
 
-    Pixels the texture covers by more than half are marked `owner_id` in `owner` (unless `owner_id` is
-    negative); returns how many pixels that was.
+    `tint` colours the light let through the texture's clear part; None for an opaque texture. Pixels the
+    texture covers by more than half are marked `owner_id` in `owner` (unless `owner_id` is negative);
+    returns how many pixels that was.
     """
     height, width = canvas.shape[:2]
-    x0 = max(math.floor(quad[:, 0].min()) - 1, 0)
-    y0 = max(math.floor(quad[:, 1].min()) - 1, 0)
-    x1 = min(math.ceil(quad[:, 0].max()) + 2, width)
-    y1 = min(math.ceil(quad[:, 1].max()) + 2, height)
+    low = quad.min(axis=0)
+    high = quad.max(axis=0)
+    x0, y0 = max(math.floor(low[0]) - 1, 0), max(math.floor(low[1]) - 1, 0)
+    x1, y1 = min(math.ceil(high[0]) + 2, width), min(math.ceil(high[1]) + 2, height)
     if x1 <= x0 or y1 <= y0:
         return 0
     size = texture.shape[0]
-    source = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32) - 0.5
+    source = _TEXTURE_CORNERS[size]
     target = (quad - np.array([x0, y0])).astype(np.float32)
     homography = cv2.getPerspectiveTransform(source, target)
     warped = cv2.warpPerspective(
         texture, homography, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT
     )
     region = canvas[y0:y1, x0:x1]
-    coverage = warped[..., 3:4]
-    clear = warped[..., 4:5]
-    region *= 1.0 - coverage + clear * np.asarray(tint, np.float32)
+    if tint is None:
+        region *= 1.0 - warped[..., 3:4]
+    else:
+        region *= 1.0 - warped[..., 3:4] + warped[..., 4:5] * np.asarray(tint, np.float32)
     region += warped[..., :3]
     if owner_id < 0:
         return 0
     covered = warped[..., 3] > 0.5
-    owner[y0:y1, x0:x1][covered] = owner_id
+    np.copyto(owner[y0:y1, x0:x1], owner_id, where=covered)
     return int(np.count_nonzero(covered))
 
 
 def texture_size(quad: FloatArray) -> int:
     """The smallest of TEXTURE_SIZES fine enough for a face whose longest projected edge is as in `quad`."""
-    longest = float(np.sqrt(((np.roll(quad, -1, axis=0) - quad) ** 2).sum(axis=1).max()))
+    edges = quad[[1, 2, 3, 0]] - quad
+    longest = math.sqrt(float((edges * edges).sum(axis=1).max()))
     for size in TEXTURE_SIZES:
-        if size >= longest * 1.1:
+        if size >= longest:
             return size
     return TEXTURE_SIZES[-1]
 
@@ -339,18 +347,20 @@ def draw_box(
     """
     visible = box.faces_toward(camera.center)
     up = box.up_face
+    quads = camera.project(box.all_face_corners.reshape(-1, 3)).reshape(6, 4, 2)
     if look.opacity < 1.0 and values is not None and look.pips:
-        for face in range(6):
-            if face in visible:
-                continue
-            quad = camera.project(box.face_corners(face))
-            size = texture_size(quad)
+        # The pips behind a translucent body: always the bottom face's, the hidden sides' on larger dice.
+        seen_through = [up ^ 1]
+        if texture_size(quads[up]) >= GHOST_SIDES_FROM_PX:
+            seen_through += [f for f in range(6) if f not in visible and f != up ^ 1]
+        for face in seen_through:
+            size = texture_size(quads[face])
             ghost = ghost_texture(look, values[face], size, strength=0.25 * (1.0 - look.opacity) + 0.1)
-            composite(canvas, owner, quad, ghost, look.tint, -1)
-    top_quad = camera.project(box.face_corners(up))
+            composite(canvas, owner, quads[face], ghost, look.tint, -1)
     top_area = 0
+    tint = look.tint if look.opacity < 1.0 else None
     for face in visible:
-        quad = top_quad if face == up else camera.project(box.face_corners(face))
+        quad = quads[face]
         lambert = max(float(np.dot(box.face_normals[face], light)), 0.0)
         shade = ambient + (1.0 - ambient) * lambert
         texture = face_texture(
@@ -361,7 +371,7 @@ def draw_box(
             rng,
             glare if face == up else None,
         )
-        area = composite(canvas, owner, quad, texture, look.tint, owner_base + face)
+        area = composite(canvas, owner, quad, texture, tint, owner_base + face)
         if face == up:
             top_area = area
-    return top_quad, top_area
+    return quads[up], top_area

@@ -123,16 +123,11 @@ class Placed:
 
 
 def separated(first: FloatArray, second: FloatArray) -> bool:
-    """Whether two convex footprints (4, 2) are apart or just touching: the separating-axis test."""
-    for polygon in (first, second):
-        edges = np.roll(polygon, -1, axis=0) - polygon
-        for axis in np.column_stack((-edges[:, 1], edges[:, 0])):
-            a, b = first @ axis, second @ axis
-            if a.max() <= b.min() + 1e-6 * np.linalg.norm(axis) or b.max() <= a.min() + 1e-6 * np.linalg.norm(
-                axis
-            ):
-                return True
-    return False
+    """Whether two rectangular footprints (4, 2) are apart or just touching: the separating-axis test."""
+    edges = np.array([first[1] - first[0], first[3] - first[0], second[1] - second[0], second[3] - second[0]])
+    axes = edges / np.sqrt((edges**2).sum(axis=1, keepdims=True))
+    a, b = first @ axes.T, second @ axes.T
+    return bool(np.any((a.max(axis=0) <= b.min(axis=0) + 1e-6) | (b.max(axis=0) <= a.min(axis=0) + 1e-6)))
 
 
 def sample_camera(config: SceneConfig, rng: np.random.Generator) -> Camera:
@@ -189,9 +184,10 @@ def _sample_look(color: str, config: SceneConfig, rng: np.random.Generator) -> t
         pip=PIP_COLORS[pip_kind].sample_bgr(rng),
         opacity=opacity,
         tint=(float(tint[0]), float(tint[1]), float(tint[2])),
-        corner_radius=rng.uniform(0.05, 0.28),
-        pip_radius=rng.uniform(0.075, 0.115),
-        pip_spread=rng.uniform(0.22, 0.29),
+        # Pip sizes and spreads come in steps so that the cached pip masks get reused.
+        corner_radius=round(rng.uniform(0.05, 0.28), 2),
+        pip_radius=0.075 + 0.005 * int(rng.integers(9)),
+        pip_spread=0.22 + 0.01 * int(rng.integers(8)),
         bevel=rng.uniform(-0.2, 0.45),
         marble=marble,
     )
@@ -222,20 +218,24 @@ def _distractor(rng: np.random.Generator, x: float, y: float, yaw: float) -> tup
     return box, look
 
 
-def _fits(camera: Camera, box: Box, placed: list[Placed]) -> bool:
+def _fits(
+    camera: Camera, box: Box, placed: list[Placed], top_edge_px: tuple[float, float] | None = None
+) -> bool:
+    """Whether `box` stands clear of every `placed` object, wholly in view, with its top face's mean edge
+    within `top_edge_px` when given."""
+    for other in placed:
+        reach = box.radius + other.box.radius
+        dx, dy = box.center[0] - other.box.center[0], box.center[1] - other.box.center[1]
+        if dx * dx + dy * dy < reach * reach and not separated(box.footprint, other.box.footprint):
+            return False
     outline = camera.project(box.corners)
     if outline.min() < 1 or outline[:, 0].max() > camera.width - 2 or outline[:, 1].max() > camera.height - 2:
         return False
-    return all(
-        float(np.linalg.norm(box.center[:2] - other.box.center[:2])) >= box.radius + other.box.radius
-        or separated(box.footprint, other.box.footprint)
-        for other in placed
-    )
-
-
-def _top_edge_px(camera: Camera, box: Box) -> float:
+    if top_edge_px is None:
+        return True
     quad = camera.project(box.face_corners(box.up_face))
-    return float(np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1).mean())
+    edge = float(np.sqrt(((np.roll(quad, -1, axis=0) - quad) ** 2).sum(axis=1)).mean())
+    return top_edge_px[0] <= edge <= top_edge_px[1]
 
 
 def place_dice(config: SceneConfig, camera: Camera, rng: np.random.Generator) -> list[Placed]:
@@ -243,7 +243,6 @@ def place_dice(config: SceneConfig, camera: Camera, rng: np.random.Generator) ->
     placed: list[Placed] = []
     mixed = rng.random() < config.mixed_sizes_probability
     count = int(rng.integers(config.dice_count[0], config.dice_count[1] + 1))
-    low, high = config.die_size_px
     for _ in range(count):
         color = str(rng.choice(config.colors))
         value = int(rng.integers(1, 7))
@@ -264,7 +263,7 @@ def place_dice(config: SceneConfig, camera: Camera, rng: np.random.Generator) ->
                 x, y = camera.backproject(pixel, size / 2)[0]
                 yaw = rng.uniform(0, 2 * math.pi)
             box = die_box(x, y, size, die_rotation(value, yaw))
-            if _fits(camera, box, placed) and low <= _top_edge_px(camera, box) <= high:
+            if _fits(camera, box, placed, config.die_size_px):
                 placed.append(Placed(box, look, value, label))
                 break
     return placed

@@ -55,24 +55,29 @@ def _mottle(canvas: Image, px_per_unit: float, rng: np.random.Generator, amount:
     return canvas
 
 
+def _streaks(height: int, width: int, angle: float, rng: np.random.Generator) -> Image:
+    """Fine streaks running along `angle`: noise with many knots across the grain and few along it."""
+    side = int(math.hypot(height, width)) + 2
+    noise = value_noise(side, side, (max(side // 3, 2), max(side // 60, 2)), rng)
+    turn = cv2.getRotationMatrix2D((side / 2, side / 2), -math.degrees(angle), 1.0)
+    turn[:, 2] -= [(side - width) / 2, (side - height) / 2]
+    return np.asarray(cv2.warpAffine(noise, turn, (width, height)), np.float32)
+
+
 def paint_wood(height: int, width: int, px_per_unit: float, rng: np.random.Generator) -> Image:
     """Planks with wavy grain, from pale pine to dark walnut."""
     angle = rng.uniform(0, math.pi)
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32) / px_per_unit
     across = -xs * math.sin(angle) + ys * math.cos(angle)
-    along = xs * math.cos(angle) + ys * math.sin(angle)
-    warp = value_noise(height, width, (_cells(height, px_per_unit, 3), _cells(width, px_per_unit, 3)), rng)
-    grain_freq = rng.uniform(1.0, 4.0)
-    rings = np.sin(
-        (across * grain_freq + warp * rng.uniform(2, 6) + 0.15 * np.sin(along * 0.7)) * 2 * math.pi
-    )
-    grain = (0.5 + 0.5 * rings) ** rng.uniform(1.0, 4.0)
-    plank_width = rng.uniform(4.0, 14.0)
+    warp = value_noise(height, width, (_cells(height, px_per_unit, 2), _cells(width, px_per_unit, 2)), rng)
+    rings = np.sin((across * rng.uniform(0.8, 3.0) + warp * rng.uniform(1, 4)) * 2 * math.pi)
+    grain = 0.6 * (0.5 + 0.5 * rings) ** rng.uniform(1.0, 3.0) + 0.4 * _streaks(height, width, angle, rng)
+    plank_width = rng.uniform(3.0, 12.0)
     plank = np.floor(across / plank_width + 1000).astype(np.int32)
-    tones = rng.uniform(0.85, 1.15, size=int(plank.max()) + 2).astype(np.float32)
-    hue = rng.uniform(8, 20)
-    light = np.asarray(hsv_to_bgr(hue, rng.uniform(0.3, 0.7), rng.uniform(0.45, 0.95)), np.float32)
-    dark = light * rng.uniform(0.45, 0.8)
+    tones = rng.uniform(0.88, 1.12, size=int(plank.max()) + 2).astype(np.float32)
+    hue = rng.uniform(8, 22)
+    light = np.asarray(hsv_to_bgr(hue, rng.uniform(0.25, 0.7), rng.uniform(0.4, 0.95)), np.float32)
+    dark = light * rng.uniform(0.6, 0.85)
     canvas = light * (1 - grain[..., None]) + dark * grain[..., None]
     canvas *= tones[plank][..., None]
     seam = np.abs((across / plank_width) % 1.0 - 0.5) > 0.5 - 0.03 / plank_width * px_per_unit / 10
@@ -84,7 +89,7 @@ def paint_felt(height: int, width: int, px_per_unit: float, rng: np.random.Gener
     """A dice mat or card-table cloth: a saturated or dark colour, softly mottled."""
     canvas = np.empty((height, width, 3), np.float32)
     canvas[:] = _random_bgr(rng, (0.3, 0.9), (0.15, 0.65))
-    return _mottle(canvas, px_per_unit, rng, 0.25, 2.0)
+    return _mottle(canvas, px_per_unit, rng, 0.12, 3.0)
 
 
 def paint_paper(height: int, width: int, px_per_unit: float, rng: np.random.Generator) -> Image:
