@@ -60,7 +60,7 @@ def _streaks(height: int, width: int, angle: float, rng: np.random.Generator) ->
     side = int(math.hypot(height, width)) + 2
     noise = value_noise(side, side, (max(side // 3, 2), max(side // 60, 2)), rng)
     turn = cv2.getRotationMatrix2D((side / 2, side / 2), -math.degrees(angle), 1.0)
-    turn[:, 2] -= [(side - width) / 2, (side - height) / 2]
+    turn[:, 2] -= np.array([(side - width) / 2, (side - height) / 2])
     return np.asarray(cv2.warpAffine(noise, turn, (width, height)), np.float32)
 
 
