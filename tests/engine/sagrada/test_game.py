@@ -6,6 +6,7 @@ that all 90 dice stay accounted for; test_tools.py and test_solo.py use them too
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -13,7 +14,7 @@ from fractions import Fraction
 
 import pytest
 
-from engine.core import IllegalMove, InvalidData
+from engine.core import IllegalMove, InvalidData, ParseError, sample_chance
 from engine.sagrada.game import (
     DICE_PER_COLOR,
     SagradaGame,
@@ -455,8 +456,6 @@ def test_move_notation_round_trips(text: str) -> None:
     ],
 )
 def test_malformed_moves_are_refused_with_a_parse_error(text: str) -> None:
-    from engine.core import ParseError
-
     with pytest.raises(ParseError):
         parse_move(text)
 
@@ -471,18 +470,19 @@ def test_state_json_round_trips_mid_game() -> None:
     state = random_steps(game, game.deal(11), 40, seed=5)
     data = game.state_to_json(state)
     assert game.state_from_json(data) == state
-    import json
-
     assert game.state_from_json(json.loads(json.dumps(data))) == state
     with pytest.raises(InvalidData, match="rules"):
         SagradaGame(3, OFFICIAL).state_from_json(data)
 
 
-def random_steps(game: SagradaGame, state: SagradaState, steps: int, seed: int) -> SagradaState:
-    from engine.core import sample_chance
-
+def random_steps(
+    game: SagradaGame, state: SagradaState, steps: int, seed: int, *, stop_at_end: bool = False
+) -> SagradaState:
+    """Up to `steps` random moves and chance outcomes from `state` (fewer if the game ends first)."""
     rng = random.Random(seed)
     for _ in range(steps):
+        if stop_at_end and game.is_over(state):
+            break
         if game.is_chance_node(state):
             state = game.apply(state, sample_chance(game.chance_outcomes(state), rng))
         else:
