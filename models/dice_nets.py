@@ -1,0 +1,90 @@
+"""The two networks, in torch: a CenterNet-style dice detector and a per-die value and colour reader.
+
+Both take raw 0-255 BGR pixels and normalise inside the graph, so the ONNX files need no preprocessing
+beyond layout. Depthwise-separable convolutions keep them small (tens of thousands of parameters).
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+from torch.nn import functional
+
+
+def conv_bn_relu(channels_in: int, channels_out: int, stride: int = 1, groups: int = 1) -> nn.Sequential:
+    """A 3x3 convolution with batch norm and ReLU."""
+    return nn.Sequential(
+        nn.Conv2d(channels_in, channels_out, 3, stride, 1, groups=groups, bias=False),
+        nn.BatchNorm2d(channels_out),
+        nn.ReLU(inplace=True),
+    )
+
+
+class SeparableConv(nn.Sequential):
+    """A 3x3 depthwise convolution then a 1x1 pointwise one, each with batch norm and ReLU."""
+
+    def __init__(self, channels_in: int, channels_out: int, stride: int = 1):
+        super().__init__(
+            conv_bn_relu(channels_in, channels_in, stride, groups=channels_in),
+            nn.Sequential(
+                nn.Conv2d(channels_in, channels_out, 1, bias=False),
+                nn.BatchNorm2d(channels_out),
+                nn.ReLU(inplace=True),
+            ),
+        )
+
+
+class DiceDetectorNet(nn.Module):
+    """Encoder to 1/16, decoder back to 1/4 with skip connections; five output maps at 1/4:
+    centre heatmap (sigmoid), log box width and height in units of the stride, centre offset (sigmoid)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stem = conv_bn_relu(3, 16, stride=2)
+        self.stage4 = nn.Sequential(SeparableConv(16, 32, 2), SeparableConv(32, 32))
+        self.stage8 = nn.Sequential(SeparableConv(32, 48, 2), SeparableConv(48, 48))
+        self.stage16 = nn.Sequential(SeparableConv(48, 64, 2), SeparableConv(64, 64), SeparableConv(64, 64))
+        self.lateral16 = nn.Conv2d(64, 48, 1)
+        self.merge8 = SeparableConv(48, 32)
+        self.merge4 = SeparableConv(32, 32)
+        self.head = nn.Sequential(SeparableConv(32, 32), nn.Conv2d(32, 5, 1))
+        nn.init.constant_(self.head[1].bias[0], -4.0)  # type: ignore[index]
+
+    def forward(self, pixels: torch.Tensor) -> torch.Tensor:
+        x = self.stem(pixels / 127.5 - 1.0)
+        at4 = self.stage4(x)
+        at8 = self.stage8(at4)
+        at16 = self.stage16(at8)
+        up8 = self.merge8(
+            at8 + functional.interpolate(self.lateral16(at16), scale_factor=2.0, mode="nearest")
+        )
+        up4 = self.merge4(at4 + functional.interpolate(up8, scale_factor=2.0, mode="nearest"))
+        raw = self.head(up4)
+        heat = torch.sigmoid(raw[:, 0:1])
+        offset = torch.sigmoid(raw[:, 3:5])
+        return torch.cat([heat, raw[:, 1:3], offset], dim=1)
+
+
+class DiceReaderNet(nn.Module):
+    """A plain small CNN on a 32x32 crop; two heads: value logits (6) and colour logits (9)."""
+
+    def __init__(self, colors: int) -> None:
+        super().__init__()
+        self.features = nn.Sequential(
+            conv_bn_relu(3, 16),
+            conv_bn_relu(16, 24, stride=2),
+            conv_bn_relu(24, 24),
+            conv_bn_relu(24, 32, stride=2),
+            conv_bn_relu(32, 32),
+            conv_bn_relu(32, 48, stride=2),
+            conv_bn_relu(48, 48),
+            nn.AdaptiveAvgPool2d(1),
+            nn.Flatten(),
+            nn.Dropout(0.1),
+        )
+        self.value_head = nn.Linear(48, 6)
+        self.color_head = nn.Linear(48, colors)
+
+    def forward(self, crops: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        features = self.features(crops / 127.5 - 1.0)
+        return self.value_head(features), self.color_head(features)

@@ -1,0 +1,375 @@
+"""Train the dice detector and reader and export them to ONNX: `python -m models.train_dice`.
+
+Data: synthetic scenes from our renderer (vision.synth), the bulk of it, plus the real photos of
+tests/data/dice_real that are not in the fixed validation split (models/validation_split.txt). Seeds are
+fixed, so the same command on the same torch version rebuilds the shipped models. Needs the `train` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+import torch
+from torch.nn import functional
+
+from models.dice_nets import DiceDetectorNet, DiceReaderNet
+from vision.detect import DETECTOR_MODEL, DETECTOR_STRIDE
+from vision.evaluation import load_labelled_photos, read_split, score_photo, summarise
+from vision.read import COLOR_CLASSES, READER_INPUT_SIZE, READER_MODEL, crop_die, white_balance_gains
+from vision.recognizer import DiceRecognizer
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+REAL_PHOTOS = REPOSITORY / "tests" / "data" / "dice_real"
+VALIDATION_SPLIT = Path(__file__).resolve().parent / "validation_split.txt"
+SEED = 3
+DETECTOR_CROP = 192
+SCENE_SHAPES = ((512, 512), (640, 480), (480, 640))
+
+Image = npt.NDArray[np.uint8]
+
+
+@dataclass(frozen=True)
+class TrainingDie:
+    box: tuple[float, float, float, float]
+    value: int
+    color: str
+    readable: bool
+    """False for dice whose top face is mostly hidden: the detector learns them, the reader does not."""
+
+
+@dataclass(frozen=True)
+class TrainingScene:
+    image: Image
+    dice: tuple[TrainingDie, ...]
+    thumbnail: Image
+    """64x64 copy, from which the white balance under each random colour cast is computed cheaply."""
+
+
+def training_scene(image: Image, dice: tuple[TrainingDie, ...]) -> TrainingScene:
+    return TrainingScene(image, dice, cv2.resize(image, (64, 64), interpolation=cv2.INTER_AREA))
+
+
+@dataclass(frozen=True)
+class TrainingPlan:
+    synthetic_scenes: int = 600
+    detector_steps: int = 2000
+    detector_batch: int = 8
+    reader_steps: int = 3000
+    reader_batch: int = 64
+    real_share: float = 0.25
+
+
+def real_training_scenes() -> list[TrainingScene]:
+    """The real photos outside the validation split, with their labels."""
+    validation = set(read_split(VALIDATION_SPLIT))
+    names = sorted(p.name for p in (REAL_PHOTOS / "images").glob("*.jpg") if p.name not in validation)
+    scenes = []
+    for photo in load_labelled_photos(REAL_PHOTOS, names):
+        image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+        dice = tuple(TrainingDie(d.box, d.value, d.color, True) for d in photo.dice)
+        scenes.append(training_scene(image, dice))
+    return scenes
+
+
+def synthetic_training_scenes(count: int, rng: np.random.Generator) -> list[TrainingScene]:
+    """Scenes from the renderer with its broad variety (backgrounds, tilt, light, blur), dice from small to
+    large, some marbled ("other") dice and pipless distractors."""
+    if count == 0:
+        return []
+    from vision.synth.scene import SceneConfig, render_scene
+
+    scenes = []
+    for index in range(count):
+        width, height = SCENE_SHAPES[index % len(SCENE_SHAPES)]
+        config = SceneConfig(
+            width=width,
+            height=height,
+            dice_count=(1, 16),
+            die_size_px=(14.0, 110.0),
+            marbled_probability=0.12,
+        )
+        scene = render_scene(config, rng)
+        dice = tuple(
+            TrainingDie(die.box, die.value, die.color, die.visible_fraction >= 0.8)
+            for die in scene.dice
+            if die.visible_fraction >= 0.4
+        )
+        scenes.append(training_scene(scene.image, dice))
+    return scenes
+
+
+def photometric_jitter(image: Image, rng: np.random.Generator) -> Image:
+    """Colour cast, brightness and contrast, blur and noise: the camera and light vary, the dice do not."""
+    gains = rng.uniform(0.75, 1.3, size=3) * rng.uniform(0.7, 1.25)
+    result = image.astype(np.float32) * gains
+    result = (result - 128.0) * rng.uniform(0.8, 1.2) + 128.0
+    if rng.random() < 0.3:
+        result = cv2.GaussianBlur(result, (0, 0), rng.uniform(0.4, 1.2))
+    if rng.random() < 0.3:
+        result += rng.normal(0.0, rng.uniform(2.0, 8.0), size=result.shape)
+    return np.clip(result, 0, 255).astype(np.uint8)
+
+
+def detector_sample(
+    scene: TrainingScene, rng: np.random.Generator
+) -> tuple[Image, npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """A random crop at a random scale, with its heatmap (1 channel) and size/offset targets (5 channels)."""
+    sizes = [max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in scene.dice] or [40.0]
+    target_size = math.exp(rng.uniform(math.log(9.0), math.log(110.0)))
+    scale = float(np.clip(target_size / float(np.median(sizes)), 0.08, 3.0))
+    height, width = scene.image.shape[:2]
+    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    scaled_size = (max(1, round(width * scale)), max(1, round(height * scale)))
+    image = cv2.resize(scene.image, scaled_size, interpolation=interpolation)
+    pad_y = max(0, DETECTOR_CROP - image.shape[0])
+    pad_x = max(0, DETECTOR_CROP - image.shape[1])
+    if pad_x or pad_y:
+        image = cv2.copyMakeBorder(image, 0, pad_y, 0, pad_x, cv2.BORDER_REPLICATE)
+    y0 = int(rng.integers(0, image.shape[0] - DETECTOR_CROP + 1))
+    x0 = int(rng.integers(0, image.shape[1] - DETECTOR_CROP + 1))
+    crop = image[y0 : y0 + DETECTOR_CROP, x0 : x0 + DETECTOR_CROP]
+    boxes = np.array([d.box for d in scene.dice], dtype=np.float32).reshape(-1, 4) * scale
+    boxes -= np.array([x0, y0, x0, y0], dtype=np.float32)
+    crop, boxes = _random_dihedral(crop, boxes, rng)
+    crop = photometric_jitter(crop, rng)
+    heat, regression = detector_targets(boxes, DETECTOR_CROP // DETECTOR_STRIDE)
+    return crop, heat, regression
+
+
+def _random_dihedral(
+    image: Image, boxes: npt.NDArray[np.float32], rng: np.random.Generator
+) -> tuple[Image, npt.NDArray[np.float32]]:
+    side = image.shape[0]
+    for _ in range(int(rng.integers(4))):
+        image = np.ascontiguousarray(np.rot90(image))
+        boxes = np.stack([boxes[:, 1], side - boxes[:, 2], boxes[:, 3], side - boxes[:, 0]], axis=1)
+    if rng.random() < 0.5:
+        image = np.ascontiguousarray(image[:, ::-1])
+        boxes = np.stack([side - boxes[:, 2], boxes[:, 1], side - boxes[:, 0], boxes[:, 3]], axis=1)
+    return image, boxes
+
+
+def detector_targets(
+    boxes: npt.NDArray[np.float32], cells: int
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """Gaussian centre heatmap, and at each centre cell: mask, log width and height, x and y offset."""
+    heat = np.zeros((cells, cells), np.float32)
+    regression = np.zeros((5, cells, cells), np.float32)
+    ys, xs = np.mgrid[0:cells, 0:cells].astype(np.float32)
+    for x0, y0, x1, y1 in boxes / DETECTOR_STRIDE:
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        if not (0 <= cx < cells and 0 <= cy < cells):
+            continue
+        width, height = max(x1 - x0, 0.5), max(y1 - y0, 0.5)
+        sigma = max(0.5, min(width, height) / 6)
+        col, row = int(cx), int(cy)
+        heat = np.maximum(heat, np.exp(-((xs - col) ** 2 + (ys - row) ** 2) / (2 * sigma**2)))
+        regression[:, row, col] = (1.0, math.log(width), math.log(height), cx - col, cy - row)
+    return heat, regression
+
+
+def detector_loss(prediction: torch.Tensor, heat: torch.Tensor, regression: torch.Tensor) -> torch.Tensor:
+    """CenterNet's focal loss on the heatmap plus L1 on size and offset at the centre cells."""
+    predicted_heat = prediction[:, 0].clamp(1e-4, 1 - 1e-4)
+    positive = (heat >= 0.999).float()
+    positive_loss = -torch.log(predicted_heat) * (1 - predicted_heat) ** 2 * positive
+    negative_loss = -torch.log(1 - predicted_heat) * predicted_heat**2 * (1 - heat) ** 4 * (1 - positive)
+    centres = max(float(positive.sum()), 1.0)
+    mask = regression[:, 0:1]
+    size_loss = (functional.l1_loss(prediction[:, 1:3], regression[:, 1:3], reduction="none") * mask).sum()
+    offset_loss = (functional.l1_loss(prediction[:, 3:5], regression[:, 3:5], reduction="none") * mask).sum()
+    return (positive_loss.sum() + negative_loss.sum() + size_loss + offset_loss) / centres
+
+
+def reader_sample(scene: TrainingScene, die: TrainingDie, rng: np.random.Generator) -> Image:
+    """The die's crop as the recognizer will cut it, from a jittered box (detector error), under a random
+    colour cast that the white balance must undo, sometimes at low resolution (small dice)."""
+    x0, y0, x1, y1 = die.box
+    size = max(x1 - x0, y1 - y0)
+    shift_x, shift_y = rng.uniform(-0.08, 0.08, size=2) * size
+    grow = rng.uniform(0.9, 1.12)
+    cx, cy, half_w, half_h = (x0 + x1) / 2 + shift_x, (y0 + y1) / 2 + shift_y, (x1 - x0) / 2, (y1 - y0) / 2
+    box = (cx - half_w * grow, cy - half_h * grow, cx + half_w * grow, cy + half_h * grow)
+    cast = rng.uniform(0.75, 1.3, size=3).astype(np.float32) * np.float32(rng.uniform(0.75, 1.2))
+    gains = white_balance_gains(np.clip(scene.thumbnail * cast, 0, 255).astype(np.uint8))
+    crop = crop_die(scene.image, box, (cast * gains).astype(np.float32))
+    if rng.random() < 0.35:
+        low = int(rng.integers(14, READER_INPUT_SIZE))
+        crop = cv2.resize(cv2.resize(crop, (low, low), interpolation=cv2.INTER_AREA), crop.shape[:2][::-1])
+    crop = np.ascontiguousarray(np.rot90(crop, int(rng.integers(4))))
+    return photometric_jitter_mild(crop, rng)
+
+
+def photometric_jitter_mild(crop: Image, rng: np.random.Generator) -> Image:
+    result = crop.astype(np.float32) * rng.uniform(0.85, 1.15)
+    if rng.random() < 0.25:
+        result = cv2.GaussianBlur(result, (0, 0), rng.uniform(0.3, 0.9))
+    if rng.random() < 0.3:
+        result += rng.normal(0.0, rng.uniform(2.0, 7.0), size=result.shape)
+    return np.clip(result, 0, 255).astype(np.uint8)
+
+
+def _pick_scene(
+    synthetic: Sequence[TrainingScene],
+    real: Sequence[TrainingScene],
+    real_share: float,
+    rng: np.random.Generator,
+) -> TrainingScene:
+    pool = real if (not synthetic or rng.random() < real_share) and real else synthetic
+    return pool[int(rng.integers(len(pool)))]
+
+
+def train_detector(
+    synthetic: Sequence[TrainingScene],
+    real: Sequence[TrainingScene],
+    plan: TrainingPlan,
+    rng: np.random.Generator,
+) -> DiceDetectorNet:
+    network = DiceDetectorNet()
+    optimizer = torch.optim.AdamW(network.parameters(), lr=3e-3, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(
+        optimizer, 3e-3, total_steps=plan.detector_steps, pct_start=0.1
+    )
+    network.train()
+    started = time.perf_counter()
+    for step in range(plan.detector_steps):
+        samples = [
+            detector_sample(_pick_scene(synthetic, real, plan.real_share, rng), rng)
+            for _ in range(plan.detector_batch)
+        ]
+        images = torch.from_numpy(np.stack([s[0] for s in samples]).transpose(0, 3, 1, 2).astype(np.float32))
+        heat = torch.from_numpy(np.stack([s[1] for s in samples]))
+        regression = torch.from_numpy(np.stack([s[2] for s in samples]))
+        loss = detector_loss(network(images), heat, regression)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        schedule.step()
+        if step % 200 == 0 or step == plan.detector_steps - 1:
+            print(
+                f"detector step {step}: loss {loss.item():.3f} ({time.perf_counter() - started:.0f} s)",
+                flush=True,
+            )
+    return network.eval()
+
+
+def train_reader(
+    synthetic: Sequence[TrainingScene],
+    real: Sequence[TrainingScene],
+    plan: TrainingPlan,
+    rng: np.random.Generator,
+) -> DiceReaderNet:
+    network = DiceReaderNet(len(COLOR_CLASSES))
+    optimizer = torch.optim.AdamW(network.parameters(), lr=3e-3, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(
+        optimizer, 3e-3, total_steps=plan.reader_steps, pct_start=0.1
+    )
+    color_index = {name: index for index, name in enumerate(COLOR_CLASSES)}
+    network.train()
+    started = time.perf_counter()
+    for step in range(plan.reader_steps):
+        crops, values, colors = [], [], []
+        while len(crops) < plan.reader_batch:
+            scene = _pick_scene(synthetic, real, plan.real_share, rng)
+            readable = [d for d in scene.dice if d.readable]
+            if not readable:
+                continue
+            die = readable[int(rng.integers(len(readable)))]
+            crops.append(reader_sample(scene, die, rng))
+            values.append(die.value - 1)
+            colors.append(color_index[die.color])
+        batch = torch.from_numpy(np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32))
+        value_logits, color_logits = network(batch)
+        value_loss = functional.cross_entropy(value_logits, torch.tensor(values), label_smoothing=0.05)
+        color_loss = functional.cross_entropy(color_logits, torch.tensor(colors), label_smoothing=0.05)
+        loss = value_loss + color_loss
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        schedule.step()
+        if step % 200 == 0 or step == plan.reader_steps - 1:
+            print(
+                f"reader step {step}: value loss {value_loss.item():.3f}, "
+                f"colour loss {color_loss.item():.3f} ({time.perf_counter() - started:.0f} s)"
+            )
+    return network.eval()
+
+
+def export(
+    network: torch.nn.Module, example: torch.Tensor, path: Path, outputs: list[str], dynamic: dict
+) -> None:
+    """Classic (TorchScript-based) ONNX export with dynamic batch and image axes."""
+    torch.onnx.export(
+        network,
+        (example,),
+        str(path),
+        input_names=["pixels"],
+        output_names=outputs,
+        dynamic_axes=dynamic,
+        opset_version=17,
+        dynamo=False,
+    )
+
+
+def train(plan: TrainingPlan, detector_path: Path, reader_path: Path) -> None:
+    torch.manual_seed(SEED)
+    torch.set_num_threads(1)  # on a shared 2-core machine, 2 threads measured 8x slower (spin waits)
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng(SEED)
+    started = time.perf_counter()
+    real = real_training_scenes()
+    synthetic = synthetic_training_scenes(plan.synthetic_scenes, rng)
+    print(
+        f"{len(real)} real and {len(synthetic)} synthetic scenes ({time.perf_counter() - started:.0f} s)",
+        flush=True,
+    )
+    detector = train_detector(synthetic, real, plan, rng)
+    export(
+        detector,
+        torch.zeros(1, 3, 256, 256),
+        detector_path,
+        ["maps"],
+        {"pixels": {0: "batch", 2: "height", 3: "width"}, "maps": {0: "batch", 2: "rows", 3: "cols"}},
+    )
+    reader = train_reader(synthetic, real, plan, rng)
+    export(
+        reader,
+        torch.zeros(1, 3, READER_INPUT_SIZE, READER_INPUT_SIZE),
+        reader_path,
+        ["value_logits", "color_logits"],
+        {"pixels": {0: "dice"}, "value_logits": {0: "dice"}, "color_logits": {0: "dice"}},
+    )
+    print(f"trained and exported in {time.perf_counter() - started:.0f} s", flush=True)
+    recognizer = DiceRecognizer(detector_model=detector_path, reader_model=reader_path)
+    photos = load_labelled_photos(REAL_PHOTOS, read_split(VALIDATION_SPLIT))
+    scores = [score_photo(p.dice, recognizer.recognize(p.path).dice) for p in photos]
+    print(f"validation split: {summarise(scores)}", flush=True)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    defaults = TrainingPlan()
+    parser.add_argument("--synthetic-scenes", type=int, default=defaults.synthetic_scenes)
+    parser.add_argument("--detector-steps", type=int, default=defaults.detector_steps)
+    parser.add_argument("--reader-steps", type=int, default=defaults.reader_steps)
+    parser.add_argument("--detector", type=Path, default=DETECTOR_MODEL, help="where to write the detector")
+    parser.add_argument("--reader", type=Path, default=READER_MODEL, help="where to write the reader")
+    args = parser.parse_args(argv)
+    plan = TrainingPlan(
+        synthetic_scenes=args.synthetic_scenes,
+        detector_steps=args.detector_steps,
+        reader_steps=args.reader_steps,
+    )
+    train(plan, args.detector, args.reader)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,133 @@
+"""Read each die: a small CNN looks at a square crop of the die and gives its top-face value (1-6) and its
+colour (the eight die colours, or "other" for marbled and unusual dice), each with a probability.
+
+Colour is made robust to white balance before the network sees it: the scene's brightest surfaces (white
+trays, paper, pips, glare) are assumed neutral and the channel gains that make them grey are applied to
+every crop, in training and at run time alike. A game that expects fewer colours restricts the choice:
+colours outside its set get zero prior, "other" keeps its share, so a die unlike any expected colour ends
+up with low colour confidence instead of a confident guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import cast
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.colors import DIE_COLORS
+from vision.decode import BGRImage
+from vision.onnx_session import MODELS_FOLDER, open_session
+
+READER_INPUT_SIZE = 32
+CROP_MARGIN = 1.15
+COLOR_CLASSES: tuple[str, ...] = (*DIE_COLORS, "other")
+READER_MODEL = MODELS_FOLDER / "dice_reader.onnx"
+
+FloatArray = npt.NDArray[np.float32]
+Box = tuple[float, float, float, float]
+
+_BRIGHT_QUANTILE = 0.97
+_GAIN_LIMITS = (0.6, 1.7)
+
+
+@dataclass(frozen=True)
+class DieReading:
+    value: int
+    value_confidence: float
+    color: str
+    color_confidence: float
+
+
+def white_balance_gains(pixels: BGRImage) -> FloatArray:
+    """Per-channel gains (B, G, R) that turn the mean of the brightest 3% of pixels grey.
+
+    Computed on a coarse copy (cheap, and robust to single bright pixels); clamped so a scene without
+    anything neutral (a red felt under warm light) is corrected only moderately.
+    """
+    small = cv2.resize(pixels, (64, 64), interpolation=cv2.INTER_AREA).reshape(-1, 3).astype(np.float32)
+    brightness = small.sum(axis=1)
+    bright = small[brightness >= np.quantile(brightness, _BRIGHT_QUANTILE)]
+    channel_means = np.maximum(bright.mean(axis=0), 1.0)
+    gains: FloatArray = np.clip(channel_means.mean() / channel_means, *_GAIN_LIMITS).astype(np.float32)
+    return gains
+
+
+def crop_die(pixels: BGRImage, box: Box, gains: FloatArray) -> npt.NDArray[np.uint8]:
+    """A square crop around the die's box (plus margin), white-balanced, resized to the reader's input."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    half = max(box[2] - box[0], box[3] - box[1]) * CROP_MARGIN / 2
+    x0, y0 = round(cx - half), round(cy - half)
+    side = max(2, round(2 * half))
+    region: BGRImage = pixels[max(0, y0) : max(0, y0 + side), max(0, x0) : max(0, x0 + side)]
+    if region.shape[0] != side or region.shape[1] != side:
+        region = cast(
+            BGRImage,
+            cv2.copyMakeBorder(
+                region if region.size else np.zeros((1, 1, 3), np.uint8),
+                max(0, -y0),
+                max(0, side - max(0, -y0) - region.shape[0]),
+                max(0, -x0),
+                max(0, side - max(0, -x0) - region.shape[1]),
+                cv2.BORDER_REPLICATE,
+            ),
+        )
+    interpolation = cv2.INTER_AREA if side > READER_INPUT_SIZE else cv2.INTER_LINEAR
+    crop = cv2.resize(region, (READER_INPUT_SIZE, READER_INPUT_SIZE), interpolation=interpolation)
+    balanced: BGRImage = np.clip(crop.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    return balanced
+
+
+def reader_input(crops: Sequence[npt.NDArray[np.uint8]]) -> FloatArray:
+    """Crops as one Nx3xSxS float batch (0-255; the network normalises)."""
+    batch: FloatArray = np.ascontiguousarray(np.stack(crops).transpose(0, 3, 1, 2), dtype=np.float32)
+    return batch
+
+
+def softmax(logits: FloatArray) -> FloatArray:
+    shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
+    probabilities: FloatArray = (shifted / shifted.sum(axis=1, keepdims=True)).astype(np.float32)
+    return probabilities
+
+
+def restrict_colors(probabilities: FloatArray, allowed: Sequence[str]) -> FloatArray:
+    """Zero the colours a game does not use (keeping "other") and renormalise each row."""
+    keep = np.array([name in allowed or name == "other" for name in COLOR_CLASSES], dtype=np.float32)
+    restricted = probabilities * keep
+    renormalised: FloatArray = (restricted / np.maximum(restricted.sum(axis=1, keepdims=True), 1e-12)).astype(
+        np.float32
+    )
+    return renormalised
+
+
+class DiceReader:
+    """The reader network, loaded once; `read` gives value and colour for each box in one batch."""
+
+    def __init__(self, threads: int = 1, model: Path = READER_MODEL):
+        self._session = open_session(model, threads)
+        self._input_name = self._session.get_inputs()[0].name
+
+    def read(self, pixels: BGRImage, boxes: Sequence[Box], allowed_colors: Sequence[str]) -> list[DieReading]:
+        if not boxes:
+            return []
+        gains = white_balance_gains(pixels)
+        batch = reader_input([crop_die(pixels, box, gains) for box in boxes])
+        value_logits, color_logits = self._session.run(None, {self._input_name: batch})
+        values = softmax(value_logits)
+        colors = restrict_colors(softmax(color_logits), allowed_colors)
+        readings = []
+        for value_row, color_row in zip(values, colors, strict=True):
+            value_index, color_index = int(value_row.argmax()), int(color_row.argmax())
+            readings.append(
+                DieReading(
+                    value=value_index + 1,
+                    value_confidence=float(value_row[value_index]),
+                    color=COLOR_CLASSES[color_index],
+                    color_confidence=float(color_row[color_index]),
+                )
+            )
+        return readings
