@@ -149,7 +149,7 @@ def sample_camera(config: SceneConfig, rng: np.random.Generator) -> Camera:
     )
 
 
-def _sample_look(color: str, config: SceneConfig, rng: np.random.Generator) -> tuple[DieLook, str]:
+def sample_die_look(color: str, config: SceneConfig, rng: np.random.Generator) -> tuple[DieLook, str]:
     """A die's appearance and its label colour."""
     translucent = rng.random() < config.translucent_probability
     label = color
@@ -218,7 +218,7 @@ def _distractor(rng: np.random.Generator, x: float, y: float, yaw: float) -> tup
     return box, look
 
 
-def _fits(
+def fits(
     camera: Camera, box: Box, placed: list[Placed], top_edge_px: tuple[float, float] | None = None
 ) -> bool:
     """Whether `box` stands clear of every `placed` object, wholly in view, with its top face's mean edge
@@ -246,7 +246,7 @@ def place_dice(config: SceneConfig, camera: Camera, rng: np.random.Generator) ->
     for _ in range(count):
         color = str(rng.choice(config.colors))
         value = int(rng.integers(1, 7))
-        look, label = _sample_look(color, config, rng)
+        look, label = sample_die_look(color, config, rng)
         size = rng.uniform(0.78, 1.25) if mixed else rng.uniform(0.97, 1.03)
         for _attempt in range(40):
             if placed and rng.random() < config.cluster_probability:
@@ -263,7 +263,7 @@ def place_dice(config: SceneConfig, camera: Camera, rng: np.random.Generator) ->
                 x, y = camera.backproject(pixel, size / 2)[0]
                 yaw = rng.uniform(0, 2 * math.pi)
             box = die_box(x, y, size, die_rotation(value, yaw))
-            if _fits(camera, box, placed, config.die_size_px):
+            if fits(camera, box, placed, config.die_size_px):
                 placed.append(Placed(box, look, value, label))
                 break
     return placed
@@ -279,13 +279,13 @@ def place_distractors(
             pixel = np.array([[rng.uniform(0, config.width), rng.uniform(0, config.height)]])
             x, y = camera.backproject(pixel, 0.3)[0]
             box, look = _distractor(rng, x, y, rng.uniform(0, 2 * math.pi))
-            if _fits(camera, box, placed + distractors):
+            if fits(camera, box, placed + distractors):
                 distractors.append(Placed(box, look, None, ""))
                 break
     return distractors
 
 
-def _table(config: SceneConfig, camera: Camera, rng: np.random.Generator) -> Image:
+def paint_table(config: SceneConfig, camera: Camera, rng: np.random.Generator) -> Image:
     """The table surface as the camera sees it."""
     w, h = config.width, config.height
     corners = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64)
@@ -304,7 +304,7 @@ def _table(config: SceneConfig, camera: Camera, rng: np.random.Generator) -> Ima
     )
 
 
-def _shadows(
+def cast_shadows(
     image: Image, camera: Camera, objects: list[Placed], light: FloatArray, rng: np.random.Generator
 ) -> None:
     """Darken the table under and beside each object: a soft cast shadow and a tight contact shadow."""
@@ -351,7 +351,7 @@ def _sensor_noise(height: int, width: int, rng: np.random.Generator) -> Image:
     return bank[y : y + height, x : x + width]
 
 
-def _photograph(image: Image, config: SceneConfig, rng: np.random.Generator) -> NDArray[np.uint8]:
+def photograph(image: Image, config: SceneConfig, rng: np.random.Generator) -> NDArray[np.uint8]:
     """Uneven light, white balance and exposure, blur, noise and JPEG: the camera's part."""
     h, w = image.shape[:2]
     coarse = 1.0 + rng.uniform(0.05, 0.45) * (rng.random((3, 3)).astype(np.float32) - 0.5)
@@ -383,54 +383,74 @@ def _photograph(image: Image, config: SceneConfig, rng: np.random.Generator) -> 
     return result
 
 
-def render_scene(config: SceneConfig, rng: np.random.Generator) -> Scene:
-    """Render one labelled photo of dice on a table; deterministic for a given state of `rng`.
+@dataclass(frozen=True)
+class Lighting:
+    """The main light's direction (a unit vector towards it) and the share of ambient light."""
 
-    Dice that cannot be placed (no room left, or no pose giving a size within `die_size_px`) are left out,
-    so a scene may hold fewer dice than `dice_count` asks for.
-    """
-    camera = sample_camera(config, rng)
-    dice = place_dice(config, camera, rng)
-    distractors = place_distractors(config, camera, dice, rng)
+    direction: FloatArray
+    ambient: float
+
+
+def sample_lighting(rng: np.random.Generator) -> Lighting:
     elevation = math.radians(rng.uniform(35, 85))
     azimuth = rng.uniform(0, 2 * math.pi)
-    light = np.array(
+    direction = np.array(
         [
             math.cos(elevation) * math.cos(azimuth),
             math.cos(elevation) * math.sin(azimuth),
             math.sin(elevation),
         ]
     )
-    ambient = rng.uniform(0.45, 0.75)
-    image = _table(config, camera, rng)
-    _shadows(image, camera, dice + distractors, light, rng)
-    owner = np.full((config.height, config.width), -1, np.int32)
-    scene_glare = rng.random() < config.glare_probability
-    objects = [(i, placed) for i, placed in enumerate(dice + distractors)]
-    objects.sort(key=lambda item: -float(camera.depth(item[1].box.center[None])[0]))
-    top_quads: dict[int, tuple[FloatArray, int]] = {}
-    for index, placed in objects:
+    return Lighting(direction, rng.uniform(0.45, 0.75))
+
+
+def draw_objects(
+    image: Image,
+    camera: Camera,
+    objects: list[Placed],
+    lighting: Lighting,
+    glare_probability: float,
+    rng: np.random.Generator,
+) -> list[RenderedDie | None]:
+    """Draw `objects` far to near and return each one's label: a RenderedDie for a die, None otherwise."""
+    owner = np.full(image.shape[:2], -1, np.int32)
+    glaring = rng.random() < glare_probability
+    order = sorted(range(len(objects)), key=lambda i: -float(camera.depth(objects[i].box.center[None])[0]))
+    top_faces: dict[int, tuple[FloatArray, int]] = {}
+    for index in order:
+        placed = objects[index]
         glare = None
-        if scene_glare and placed.value is not None and rng.random() < 0.7:
+        if glaring and placed.value is not None and rng.random() < 0.7:
             glare = Glare(
                 rng.uniform(0.2, 0.8), rng.uniform(0.2, 0.8), rng.uniform(0.08, 0.3), rng.uniform(0.3, 1.2)
             )
         values = CANONICAL_VALUES if placed.value is not None else None
-        top_quads[index] = draw_box(
-            image, owner, camera, placed.box, placed.look, values, light, ambient, rng, 8 * (index + 1), glare
+        top_faces[index] = draw_box(
+            image,
+            owner,
+            camera,
+            placed.box,
+            placed.look,
+            values,
+            lighting.direction,
+            lighting.ambient,
+            rng,
+            8 * (index + 1),
+            glare,
         )
-    labels = []
-    for index, placed in enumerate(dice):
-        quad, area = top_quads[index]
+    labels: list[RenderedDie | None] = []
+    for index, placed in enumerate(objects):
+        quad, area = top_faces[index]
+        if placed.value is None:
+            labels.append(None)
+            continue
         hull = cv2.convexHull(camera.project(placed.box.corners).astype(np.float32))
         outline = np.asarray(hull, np.float32).reshape(-1, 2)
-        up = placed.box.up_face
         top_center = placed.box.center + np.array([0, 0, placed.box.half_extents[2]])
         center = camera.project(top_center[None])[0]
         x0, y0 = np.floor(quad.min(axis=0)).astype(int).clip(0)
         x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
-        seen = int(np.count_nonzero(owner[y0:y1, x0:x1] == 8 * (index + 1) + up))
-        assert placed.value is not None
+        seen = int(np.count_nonzero(owner[y0:y1, x0:x1] == 8 * (index + 1) + placed.box.up_face))
         labels.append(
             RenderedDie(
                 value=placed.value,
@@ -447,4 +467,20 @@ def render_scene(config: SceneConfig, rng: np.random.Generator) -> Scene:
                 visible_fraction=seen / area if area else 0.0,
             )
         )
-    return Scene(image=_photograph(image, config, rng), dice=tuple(labels))
+    return labels
+
+
+def render_scene(config: SceneConfig, rng: np.random.Generator) -> Scene:
+    """Render one labelled photo of dice on a table; deterministic for a given state of `rng`.
+
+    Dice that cannot be placed (no room left, or no pose giving a size within `die_size_px`) are left out,
+    so a scene may hold fewer dice than `dice_count` asks for.
+    """
+    camera = sample_camera(config, rng)
+    dice = place_dice(config, camera, rng)
+    distractors = place_distractors(config, camera, dice, rng)
+    lighting = sample_lighting(rng)
+    image = paint_table(config, camera, rng)
+    cast_shadows(image, camera, dice + distractors, lighting.direction, rng)
+    labels = draw_objects(image, camera, dice + distractors, lighting, config.glare_probability, rng)
+    return Scene(image=photograph(image, config, rng), dice=tuple(label for label in labels if label))
