@@ -127,6 +127,10 @@ class Held:
     color: Color | None = None
     value: int | None = None
 
+    @property
+    def die_color_label(self) -> str:
+        return self.color.label if self.color is not None else "unknown"
+
     def die(self) -> Die:
         if self.color is None or self.value is None:
             raise IllegalMove("held-die", f"the die taken by {self.tool.card.title} is not yet known")
@@ -301,6 +305,10 @@ class SagradaGame:
             return next(i for i, p in enumerate(state.players) if p.pattern is None)
         if self.is_over(state) or self.is_chance_node(state):
             return None
+        return self._turn_player(state)
+
+    def _turn_player(self, state: SagradaState) -> int:
+        """Whose turn of the round it is, even while a chance event inside that turn is pending."""
         return turn_order(len(state.players), state.start_player)[state.turn]
 
     def _is_second_turn(self, state: SagradaState) -> bool:
@@ -399,7 +407,10 @@ class SagradaGame:
                         yield replace(variant, card=card, pay=pay, draft=index, target=cell)
 
     def _drafted_variants(self, state: SagradaState, tool: Tool, die: Die) -> Iterator[tuple[UseTool, Die]]:
-        """The ways a card can change a drafted die before it is placed, with the die that results."""
+        """The ways a card can change a drafted die before it is placed, with the die that results.
+
+        Each way is a partial move holding only the card's own arguments; the caller fills in the rest.
+        """
         form = tool.card.form
         if form.delta:
             for delta in (1, -1):
@@ -495,7 +506,7 @@ class SagradaGame:
                 raise IllegalMove("not-rolling", f"{move}: a die is being drawn from the bag, not rolled")
             if len(move.dice) != 1 or move.dice[0].color is not held.color:
                 raise IllegalMove(
-                    "roll-color", f"the re-rolled die is {held.color}, so one such die; got {move}"
+                    "roll-color", f"one {held.die_color_label} die is being re-rolled, not {move}"
                 )
             return self._landed_in_hand(state, replace(held, value=move.dice[0].value))
         pool = list(state.pool)
@@ -535,7 +546,7 @@ class SagradaGame:
 
     def _landed_in_hand(self, state: SagradaState, held: Held) -> SagradaState:
         """A die in hand with a known face: place it if it fits anywhere, else it goes back to the pool."""
-        player = state.players[turn_order(len(state.players), state.start_player)[state.turn]]
+        player = state.players[self._turn_player(state)]
         die = held.die()
         if any(True for _ in window_placements(player.window, player.chosen_pattern(), die)):
             return replace(state, held=replace(held, stage=HeldStage.PLACE))
@@ -547,7 +558,8 @@ class SagradaGame:
         if held.stage is HeldStage.VALUE:
             if not isinstance(move, ChooseValue):
                 raise IllegalMove(
-                    "choose-value", f"choose the value of the drawn {held.color} die first, not {move}"
+                    "choose-value",
+                    f"choose the value of the drawn {held.die_color_label} die first, not {move}",
                 )
             return self._landed_in_hand(state, replace(held, value=move.value))
         if not isinstance(move, PlaceHeld):
