@@ -94,13 +94,10 @@ class _Model:
     def rolls(self, mine: int) -> tuple[tuple[int, Fraction], ...]:
         return self.shown[DICE_PER_PLAYER - len(HANDS[mine])]
 
-    def decisions(self) -> list[tuple[_Decision, Fraction]]:
-        return [
-            ((m, o, mask), p)
-            for m in range(len(HANDS))
-            for o in range(len(HANDS))
-            for mask, p in self.rolls(m)
-        ]
+    def decisions(self) -> list[_Decision]:
+        """Every (roller's hand, opponent's hand, shown values) at which the roller chooses a keep."""
+        n = len(HANDS)
+        return [(m, o, mask) for m in range(n) for o in range(n) for mask, _ in self.rolls(m)]
 
     def after_bust(self, theirs: int, mask: int) -> int:
         return 0 if self.busted[theirs, mask] else theirs
@@ -187,19 +184,17 @@ def _evaluate_exactly(model: _Model, policy: Mapping[_Decision, _Choice]) -> lis
         """V(pos) as an affine vector plus a coefficient on V(held_out), which is not yet known."""
         m, o = pos
         vector = [Fraction(0)] * (unknowns + 1)
-        on_held_out = Fraction(0)
+        vector[constant] = Fraction(1)  # every roll scores 1, less the opponent's chance where they move next
+        weights: defaultdict[tuple[int, int], Fraction] = defaultdict(Fraction)
         for mask, p in model.rolls(m):
-            vector[constant] += p
             choice = policy[m, o, mask]
-            if choice == _WIN:
-                continue
-            successor = (model.after_bust(o, mask), choice)
-            if successor == held_out:
-                on_held_out -= p
-                continue
+            if choice != _WIN:
+                weights[model.after_bust(o, mask), choice] += p
+        on_held_out = -weights.pop(held_out, Fraction(0)) if held_out is not None else Fraction(0)
+        for successor, weight in weights.items():
             for j, coefficient in enumerate(affine[successor]):
                 if coefficient:
-                    vector[j] -= p * coefficient
+                    vector[j] -= weight * coefficient
         return vector, on_held_out
 
     inner = sorted(
@@ -252,16 +247,24 @@ def _solve_linear(rows: list[list[Fraction]]) -> list[Fraction]:
     return [row[size] for row in rows]
 
 
-def solve() -> dict[Position, Fraction]:
-    """Solve the whole game: the exact chance that the player about to roll wins, for every position."""
+def solve(warm_start: bool = True) -> dict[Position, Fraction]:
+    """Solve the whole game: the exact chance that the player about to roll wins, for every position.
+
+    The warm start takes the choices of value iteration, which are already optimal; without it, policy
+    iteration starts from always keeping the shortest straight and reaches the same values in a few more
+    rounds, which makes a check on both methods.
+    """
     model = _model()
     decisions = model.decisions()
-    estimate = _value_iteration(model)
-    policy = {decision: _greedy(model, estimate, decision) for decision, _ in decisions}
+    if warm_start:
+        estimate = _value_iteration(model)
+        policy = {decision: _greedy(model, estimate, decision) for decision in decisions}
+    else:
+        policy = {(m, o, mask): model.choices[m, mask][0] for m, o, mask in decisions}
     for _ in range(MAX_POLICY_ROUNDS):
         exact = _evaluate_exactly(model, policy)
         beaten = {}
-        for decision, _ in decisions:
+        for decision in decisions:
             best = _greedy(model, exact, decision)
             after = model.after_bust(decision[1], decision[2])
             if _choice_value(exact, after, best) > _choice_value(exact, after, policy[decision]):

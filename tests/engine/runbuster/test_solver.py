@@ -69,6 +69,10 @@ def test_the_shipped_table_is_a_fresh_exact_solve(exact: dict[Position, Fraction
     assert len(exact) == len(POSITIONS) == 21 * 21
 
 
+def test_policy_iteration_from_naive_play_reaches_the_same_values(exact: dict[Position, Fraction]) -> None:
+    assert solve(warm_start=False) == exact
+
+
 def test_exact_values_are_probabilities(exact: dict[Position, Fraction]) -> None:
     assert all(0 < v < 1 for v in exact.values())
 
