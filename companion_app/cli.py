@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from companion_app.commands.detect import detect
 from companion_app.commands.runbuster import runbuster
 from companion_app.commands.sagrada import sagrada
 from companion_app.commands.serve import serve
@@ -18,3 +19,4 @@ def main() -> None:
 main.add_command(sagrada)
 main.add_command(runbuster)
 main.add_command(serve)
+main.add_command(detect)
