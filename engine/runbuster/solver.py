@@ -331,7 +331,7 @@ class Option:
 
     hand: Dice
     kept: Dice  # the rolled dice moved to the hand, as in the move `keep <kept>`
-    win_probability: float
+    win_probability: float  # the exact solution, as a float
     bust_risk: Fraction  # the chance that the opponent's next roll busts `hand`
 
     def to_json(self) -> JSON:
@@ -377,10 +377,10 @@ def check_position(hand: Dice, opponent: Dice) -> None:
             raise IllegalMove("game-over", f"{who} is 1-6: the game is already won")
 
 
-def advise(hand: Dice, opponent: Dice, roll: Dice, table: ValueTable | None = None) -> Advice:
+def advise(hand: Dice, opponent: Dice, roll: Dice) -> Advice:
     """Every legal keep for `roll` with the exact chance of winning and the bust risk, best first."""
+    hand, opponent, roll = tuple(sorted(hand)), tuple(sorted(opponent)), tuple(sorted(roll))
     check_position(hand, opponent)
-    roll = tuple(sorted(roll))
     expected = DICE_PER_PLAYER - len(hand)
     if len(roll) != expected:
         raise IllegalMove(
@@ -388,7 +388,7 @@ def advise(hand: Dice, opponent: Dice, roll: Dice, table: ValueTable | None = No
         )
     if any(v not in FACES for v in roll):
         raise IllegalMove("die-value", f"roll {dashed(roll)} has a value outside 1-6")
-    table = table or value_table()
+    table = value_table()
     bust = busts(roll, opponent)
     theirs = () if bust else opponent
     hands = extensions(hand, roll) or [hand]
