@@ -21,7 +21,7 @@ from fractions import Fraction
 from functools import cache
 from importlib import resources
 
-from engine.core import JSON, ChanceOutcome, IllegalMove, InvalidData, Outcome, ParseError, Violation
+from engine.core import JSON, ChanceOutcome, IllegalMove, InvalidData, Outcome, Violation
 from engine.sagrada.audit import dice_groups
 from engine.sagrada.moves import (
     ChoosePattern,
@@ -932,10 +932,10 @@ class SagradaGame:
                 skipping=tuple(int(i) for i in data["skipping"]),
                 set_aside=tuple(Die.parse(d) for d in data["set_aside"]),
             )
-        except (KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, ParseError | InvalidData):
-                raise
-            raise InvalidData(f"malformed Sagrada state: {exc!r}") from None
+        except KeyError as exc:
+            raise InvalidData(f"malformed Sagrada state: missing field {exc}") from None
+        except (TypeError, ValueError) as exc:
+            raise InvalidData(f"malformed Sagrada state: {exc}") from None
         if len(state.players) != self.players:
             raise InvalidData(f"state has {len(state.players)} players, this game {self.players}")
         return state

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
 
 import pytest
 
-from engine.core import IllegalMove, InvalidData, ParseError, sample_chance
+from engine.core import JSON, IllegalMove, InvalidData, ParseError, sample_chance
 from engine.sagrada.game import (
     DICE_PER_COLOR,
     SagradaGame,
@@ -402,9 +402,11 @@ def test_text_rules_share_a_victory_that_private_points_and_tokens_do_not_break(
     outcome = game.outcome(state)
     assert outcome is not None and outcome.winners == (0, 1) and outcome.ranking[2] == 2
     assert outcome.reason == "shared victory"
-    private_decides = tie(game, {0: "r1c1=r5", 1: "r1c1=y3 r1c2=b6"}, {0: 1, 1: 0})
+    # red 5 + 1 token - 95 against yellow 6 + 0 tokens - 95: equal totals, the private points decide
+    private_decides = tie(game, {0: "r1c1=r5", 1: "r1c1=y6", 2: "r1c1=g1"}, {0: 1, 1: 0, 2: 0})
     decided = game.outcome(private_decides)
-    assert decided is not None and decided.details["scores"][:2] == [5 + 1 - 95, 3 + 0 - 90]
+    assert decided is not None and decided.details["scores"][:2] == [-89, -89]
+    assert decided.winners == (1,) and decided.reason == "highest score"
 
 
 # ---- notation, JSON, violations ----------------------------------------------------------------------------
@@ -473,6 +475,23 @@ def test_state_json_round_trips_mid_game() -> None:
     assert game.state_from_json(json.loads(json.dumps(data))) == state
     with pytest.raises(InvalidData, match="rules"):
         SagradaGame(3, OFFICIAL).state_from_json(data)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.pop("pool"), "missing field 'pool'"),
+        (lambda d: d.update(pool=["x9"]), "unknown colour 'x'"),
+        (lambda d: d.update(game="cubist"), "not text"),
+        (lambda d: d["players"][0].update(window="r1 r2"), "malformed window"),
+    ],
+)
+def test_state_from_json_names_what_is_wrong(change: Callable[[JSON], object], message: str) -> None:
+    game = SagradaGame(2, TEXT)
+    data = game.state_to_json(game.deal(1))
+    change(data)
+    with pytest.raises(InvalidData, match=f"malformed Sagrada state: .*{message}"):
+        game.state_from_json(data)
 
 
 def random_steps(
