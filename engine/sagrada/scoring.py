@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.core import JSON, InvalidData, Violation
-from engine.sagrada.audit import audit_window
+from engine.sagrada.audit import NONE_WAIVED, Waivers, audit_window
 from engine.sagrada.objectives import ObjectiveScore, PrivateObjective, PublicObjective
 from engine.sagrada.rules import OFFICIAL, Rules
 from engine.sagrada.window import ALL_CELLS, COLS, ROWS, Cell, Color, Pattern, Window
@@ -81,12 +81,14 @@ def score_window(
     favor_tokens: int = 0,
     rules: Rules = OFFICIAL,
     empty_space_penalty: int | None = None,
+    waivers: Waivers = NONE_WAIVED,
 ) -> ScoreBreakdown:
     """Score a finished window under `rules`.
 
     `private` is the player's secret colour, or several (solo play scores the better of two), and
     `empty_space_penalty` overrides the ruleset's points lost per empty space (solo play passes
-    `rules.solo_empty_space_penalty` and no favor tokens).
+    `rules.solo_empty_space_penalty` and no favor tokens). `waivers` names the dice a tool card let break a
+    rule, as in `audit_window`.
     """
     if favor_tokens < 0:
         raise InvalidData(f"favor tokens cannot be negative, got {favor_tokens}")
@@ -94,7 +96,7 @@ def score_window(
     if penalty < 0:
         raise InvalidData(f"the empty-space penalty is points lost, so it cannot be negative, got {penalty}")
     colors = () if private is None else (private,) if isinstance(private, Color) else tuple(private)
-    audit = audit_window(window, pattern)
+    audit = audit_window(window, pattern, waivers)
     illegal = audit.illegal_cells
     legal = Window(tuple(None if cell in illegal else window[cell] for cell in ALL_CELLS))
     return ScoreBreakdown(

@@ -5,9 +5,15 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.sagrada.audit import dice_groups, illegal_cells, window_violations
-from engine.sagrada.window import BLANK_PATTERN, Cell, Die, Pattern, Window, placement_error
-from tests.engine.sagrada.window_strategies import any_windows, legal_windows, near_legal_windows, patterns
+from engine.sagrada.audit import NONE_WAIVED, Waivers, dice_groups, illegal_cells, window_violations
+from engine.sagrada.window import BLANK_PATTERN, Cell, Die, Pattern, PlacementWaivers, Window, placement_error
+from tests.engine.sagrada.window_strategies import (
+    any_windows,
+    legal_windows,
+    near_legal_windows,
+    patterns,
+    windows_placed_with_tools,
+)
 
 # Colour index (2r + c) mod 5 and value (r + c) mod 6 + 1: every orthogonal neighbour differs in both.
 FULL_LEGAL = Window.parse("r1 y2 g3 b4 p5/g2 b3 p4 r5 y6/p3 r4 y5 g6 b1/y4 g5 b6 p1 r2")
@@ -23,8 +29,10 @@ def sparse(*placed: str) -> Window:
     return w
 
 
-def rules_and_cells(w: Window, pattern: Pattern = BLANK_PATTERN) -> list[tuple[str, tuple[str, ...]]]:
-    return [(v.rule, v.cells) for v in window_violations(w, pattern)]
+def rules_and_cells(
+    w: Window, pattern: Pattern = BLANK_PATTERN, waivers: Waivers = NONE_WAIVED
+) -> list[tuple[str, tuple[str, ...]]]:
+    return [(v.rule, v.cells) for v in window_violations(w, pattern, waivers)]
 
 
 def test_a_legal_full_window_has_no_violation() -> None:
@@ -113,6 +121,37 @@ def test_violations_serialise_with_rule_cells_and_message() -> None:
     }
 
 
+def test_a_waived_space_restriction_is_not_checked_for_that_die() -> None:
+    w = sparse("r1c1=r1", "r1c2=y2")
+    waivers = {
+        Cell.parse("r1c1"): PlacementWaivers(color=True),
+        Cell.parse("r1c2"): PlacementWaivers(color=True),
+    }
+    # r1c1's colour is excused; r1c2 only had its colour waived, so its value still breaks the 6.
+    assert rules_and_cells(w, BLUE_CORNER_SIX_NEXT, waivers) == [("space-value", ("r1c2",))]
+
+
+def test_a_die_placed_ignoring_adjacency_excuses_its_pairs() -> None:
+    w = sparse("r1c1=r3", "r1c2=r3", "r1c3=g3")
+    # r1c2 was placed ignoring adjacency: its clashes with r1c1 and r1c3 are excused.
+    assert rules_and_cells(w, waivers={Cell.parse("r1c2"): PlacementWaivers(adjacency=True)}) == []
+
+
+def test_a_die_placed_touching_nothing_may_start_a_group() -> None:
+    w = sparse("r1c1=r3", "r3c3=g2", "r3c5=b1")
+    straightedge = {Cell.parse("r3c3"): PlacementWaivers(touching=True)}
+    # r3c3 stands apart by the tool; r3c5 has no such excuse, and the edge group r1c1 came first.
+    assert rules_and_cells(w, waivers=straightedge) == [("disconnected", ("r3c5",))]
+    assert rules_and_cells(w) == [("disconnected", ("r3c3",)), ("disconnected", ("r3c5",))]
+
+
+def test_a_group_without_a_tool_or_an_edge_die_is_unreachable_even_beside_a_tool_group() -> None:
+    w = sparse("r1c1=r3", "r3c3=g2")
+    (violation,) = window_violations(w, BLANK_PATTERN, {Cell.parse("r1c1"): PlacementWaivers(touching=True)})
+    assert (violation.rule, violation.cells) == ("disconnected", ("r3c3",))
+    assert "no tool" in violation.message
+
+
 def placeable_in_some_order(w: Window, pattern: Pattern) -> bool:
     """Search every placement order (memoised on the set still to place) against `placement_error`."""
     target = dict(w.placed())
@@ -139,6 +178,15 @@ def placeable_in_some_order(w: Window, pattern: Pattern) -> bool:
 def test_a_window_built_by_legal_placements_has_no_violation(case: tuple[Pattern, Window]) -> None:
     pattern, w = case
     assert window_violations(w, pattern) == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(windows_placed_with_tools())
+def test_a_window_built_with_tools_is_clean_given_its_waivers(
+    case: tuple[Pattern, Window, dict[Cell, PlacementWaivers]],
+) -> None:
+    pattern, w, waivers = case
+    assert window_violations(w, pattern, waivers) == []
 
 
 @settings(max_examples=150, deadline=None)

@@ -19,6 +19,7 @@ from engine.sagrada.window import (
     Color,
     Die,
     Pattern,
+    PlacementWaivers,
     Window,
     legal_placements,
 )
@@ -106,6 +107,15 @@ def test_solo_scoring_takes_the_better_private_and_its_own_penalty() -> None:
     # On the full window blue (14) beats red (12).
     full = score_window(LATIN, BLANK_PATTERN, objectives=(), private=(Color.RED, Color.BLUE))
     assert (full.private_points, full.total) == (14, 14)
+
+
+def test_a_die_a_tool_let_break_a_rule_still_scores() -> None:
+    # The r1 on SIX_IN_THE_CORNER's 6 was placed with its value waived: nothing is lifted, 24 + 12 = 36.
+    waived = {Cell(0, 0): PlacementWaivers(value=True)}
+    result = score_window(
+        LATIN, SIX_IN_THE_CORNER, objectives=ROWS_AND_DIAGONALS, private=Color.RED, waivers=waived
+    )
+    assert (result.violations, result.illegal_dice, result.total) == ((), (), 36)
 
 
 def test_without_a_private_objective_it_scores_nothing() -> None:

@@ -21,7 +21,7 @@ from engine.sagrada.window import (
     official_patterns,
     placement_error,
 )
-from tests.engine.sagrada.window_strategies import any_windows, dice, legal_windows
+from tests.engine.sagrada.window_strategies import any_windows, dice
 
 # Row 1 demands red at c1 and a 4 at c2; everything else is white.
 RED_THEN_FOUR = Pattern.from_rows("Red then four", 3, ["r4...", ".....", ".....", "....."])
@@ -152,11 +152,3 @@ class TestPlacementRules:
 def test_legal_placements_agree_with_can_place(w: Window, d: Die) -> None:
     expected = {c for c in ALL_CELLS if can_place(w, BLANK_PATTERN, c, d)}
     assert set(legal_placements(w, BLANK_PATTERN, d)) == expected
-
-
-@settings(max_examples=40, deadline=None)
-@given(legal_windows())
-def test_a_window_built_by_legal_placements_respects_every_space(case: tuple[Pattern, Window]) -> None:
-    pattern, w = case
-    for where, placed in w.placed():
-        assert pattern.restriction(where).allows(placed)

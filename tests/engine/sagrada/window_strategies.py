@@ -7,9 +7,12 @@ from hypothesis import strategies as st
 from engine.sagrada.window import (
     ALL_CELLS,
     BLANK_PATTERN,
+    NO_WAIVERS,
+    Cell,
     Color,
     Die,
     Pattern,
+    PlacementWaivers,
     Window,
     legal_placements,
     official_patterns,
@@ -19,6 +22,7 @@ ALL_DICE: tuple[Die, ...] = tuple(Die(color, value) for color in Color for value
 
 dice = st.sampled_from(ALL_DICE)
 patterns = st.sampled_from([BLANK_PATTERN, *official_patterns().values()])
+draft_pools = st.lists(dice, min_size=5, max_size=5)  # the dice rolled for a two-player round
 
 
 @st.composite
@@ -30,11 +34,12 @@ def any_windows(draw: st.DrawFn, max_dice: int = 20) -> Window:
 
 @st.composite
 def legal_windows(draw: st.DrawFn, max_dice: int = 20) -> tuple[Pattern, Window]:
-    """A pattern and a window built one legal placement at a time, as in play (no tool cards)."""
+    """A pattern and a window built one legal placement at a time from a pool of dice, as in play."""
     pattern = draw(patterns)
     window = Window()
     for _ in range(draw(st.integers(0, max_dice))):
-        options = [(cell, die) for die in ALL_DICE for cell in legal_placements(window, pattern, die)]
+        pool = draw(draft_pools)
+        options = [(cell, die) for die in pool for cell in legal_placements(window, pattern, die)]
         if not options:
             break
         cell, die = draw(st.sampled_from(options))
@@ -51,3 +56,33 @@ def near_legal_windows(draw: st.DrawFn, max_dice: int = 8) -> tuple[Pattern, Win
         cell = draw(st.sampled_from(placed))
         window = window.with_die(cell, draw(st.one_of(st.none(), dice)))
     return pattern, window
+
+
+TOOL_WAIVERS = (
+    PlacementWaivers(color=True),
+    PlacementWaivers(value=True),
+    PlacementWaivers(touching=True),
+    PlacementWaivers(adjacency=True),
+)
+
+
+@st.composite
+def windows_placed_with_tools(
+    draw: st.DrawFn, max_dice: int = 20
+) -> tuple[Pattern, Window, dict[Cell, PlacementWaivers]]:
+    """A window built by legal placements, some made under a tool's waiver, and the waivers by cell."""
+    pattern = draw(patterns)
+    window = Window()
+    waived: dict[Cell, PlacementWaivers] = {}
+    for _ in range(draw(st.integers(0, max_dice))):
+        waivers = draw(st.one_of(st.just(NO_WAIVERS), st.sampled_from(TOOL_WAIVERS)))
+        options = [
+            (cell, die) for die in ALL_DICE for cell in legal_placements(window, pattern, die, waivers)
+        ]
+        if not options:
+            continue
+        cell, die = draw(st.sampled_from(options))
+        window = window.with_die(cell, die)
+        if waivers != NO_WAIVERS:
+            waived[cell] = waivers
+    return pattern, window, waived
