@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Protocol
 
-from engine.core import JSON, InvalidData, ParseError
+from engine.core import InvalidData, ParseError
 from engine.sagrada.window import COLS, ROWS, Cell, Color, Die, Window
 
 
@@ -23,18 +22,6 @@ class ObjectiveScore:
     name: str
     points: int
     cells: tuple[Cell, ...]
-
-    def to_json(self) -> JSON:
-        return {"name": self.name, "points": self.points, "cells": [str(c) for c in self.cells]}
-
-
-class Objective(Protocol):
-    """Any objective card, public or private."""
-
-    @property
-    def name(self) -> str: ...
-
-    def score(self, window: Window) -> ObjectiveScore: ...
 
 
 class Feature(Enum):
