@@ -405,6 +405,7 @@ def advise(hand: Dice, opponent: Dice, roll: Dice) -> Advice:
     return Advice(hand=hand, opponent=opponent, roll=roll, bust=bust, options=tuple(options))
 
 
+@cache
 def bust_probability(hand: Dice, dice: int = DICE_PER_PLAYER) -> Fraction:
     """The chance that a roll of `dice` dice busts `hand` (shows all of its complement)."""
     if not hand or hand == FULL_STRAIGHT:

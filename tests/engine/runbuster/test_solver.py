@@ -4,6 +4,7 @@ values, symmetry, and the advice for a roll."""
 from __future__ import annotations
 
 import json
+import random
 from fractions import Fraction
 from importlib import resources
 
@@ -11,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core import IllegalMove
-from engine.runbuster.game import Keep, Phase, RunBuster, State
+from engine.core import IllegalMove, sample_chance
+from engine.runbuster.game import Keep, Phase, Roll, RunBuster, State
 from engine.runbuster.solver import (
     DATA_FILE,
     HANDS,
@@ -208,6 +209,29 @@ def test_advice_keeps_match_the_engines_legal_moves() -> None:
     rolled = GAME.apply(state, GAME.parse_move("roll 3446"))
     legal = {move for move in GAME.legal_moves(rolled) if isinstance(move, Keep)}
     assert {Keep(o.kept) for o in advise((4, 5), (2, 3), (3, 4, 4, 6)).options} == legal
+
+
+def test_following_the_advice_beats_random_keeps_in_seeded_games() -> None:
+    rng = random.Random(7)
+    games, wins = 300, 0
+    for game_number in range(games):
+        advised = game_number % 2
+        state = GAME.start(rng.randrange(2))
+        while GAME.outcome(state) is None:
+            roller = state.mover
+            before = state
+            roll = sample_chance(GAME.chance_outcomes(state), rng)
+            state = GAME.apply(state, roll)
+            if roller == advised:
+                assert isinstance(roll, Roll)
+                best = advise(before.hands[roller], before.hands[1 - roller], roll.dice).options[0]
+                state = GAME.apply(state, Keep(best.kept))
+            else:
+                state = GAME.apply(state, rng.choice(list(GAME.legal_moves(state))))
+        outcome = GAME.outcome(state)
+        assert outcome is not None
+        wins += outcome.winners == (advised,)
+    assert wins / games > 0.55  # about 0.63 over 1000 games; an even split would mean useless advice
 
 
 # --- the probabilities people ask about --------------------------------------------------------------
