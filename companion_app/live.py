@@ -1,8 +1,9 @@
 """Live updates: a server-sent event stream per game, fed by polling the events table.
 
 Polling the store (rather than an in-process queue) means every server thread and process sees every
-change. A stream ends after `LIVE_STREAM_SECONDS` so no server thread is held forever; the browser's
-EventSource reconnects on its own and resumes after the last event it saw (`Last-Event-ID`).
+change. A stream ends when waitress reports the phone gone, or after `LIVE_STREAM_SECONDS`, so no server
+thread is held for long; the browser's EventSource reconnects on its own and resumes after the last event
+it saw (`Last-Event-ID`).
 """
 
 from __future__ import annotations
@@ -28,12 +29,13 @@ def events(token: str) -> Response:
     poll = float(current_app.config["LIVE_POLL_SECONDS"])
     lifetime = float(current_app.config["LIVE_STREAM_SECONDS"])
     heartbeat = float(current_app.config["LIVE_HEARTBEAT_SECONDS"])
+    client_gone = request.environ.get("waitress.client_disconnected", lambda: False)
 
     def stream() -> Iterator[str]:
         last_seen = after
         started = last_sent = time.monotonic()
         yield f"retry: {RECONNECT_MS}\n\n"
-        while time.monotonic() - started < lifetime:
+        while time.monotonic() - started < lifetime and not client_gone():
             for event in history.events_after(game, last_seen):
                 payload = {"kind": event.kind, "summary": event.summary, "at": event.created_at}
                 yield f"id: {event.id}\nevent: change\ndata: {json.dumps(payload)}\n\n"

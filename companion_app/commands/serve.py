@@ -18,6 +18,7 @@ from waitress.server import BaseWSGIServer, MultiSocketServer, create_server
 from companion_app import create_app
 
 DEFAULT_THREADS = 32
+LOOKAHEAD = 4  # lets waitress notice a phone that left while its live stream is open
 
 
 def lan_address() -> str:
@@ -35,7 +36,9 @@ def lan_address() -> str:
 
 def make_server(app: Flask, host: str, port: int, threads: int = DEFAULT_THREADS) -> BaseWSGIServer:
     """A waitress server bound now (port 0 picks a free one), to `run()` in the caller's thread."""
-    server = create_server(app, host=host, port=port, threads=threads, ident="TableSight")
+    server = create_server(
+        app, host=host, port=port, threads=threads, ident="TableSight", channel_request_lookahead=LOOKAHEAD
+    )
     if isinstance(server, MultiSocketServer):
         raise click.UsageError(f"--host {host} resolves to several addresses; give one address")
     return server

@@ -7,9 +7,12 @@
   const status = document.getElementById("live-status");
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
 
+  let refreshes = 0;
   async function refreshPanel() {
-    const response = await fetch(root.dataset.panelUrl, { headers: { "X-CSRF-Token": csrf } });
-    if (response.ok) panel.innerHTML = await response.text();
+    const mine = ++refreshes;
+    const response = await fetch(root.dataset.panelUrl);
+    const html = response.ok ? await response.text() : null;
+    if (html !== null && mine === refreshes) panel.innerHTML = html;  // a later refresh wins
   }
 
   const events = new EventSource(root.dataset.eventsUrl);
@@ -19,11 +22,13 @@
 
   const dialog = document.getElementById("fix-dialog");
   const fixForm = document.getElementById("fix-form");
+  const fixError = document.getElementById("fix-error");
   panel.addEventListener("click", (event) => {
     const space = event.target.closest("button.space");
     if (!space) return;
     fixForm.action = space.dataset.action;
     document.getElementById("fix-cell").value = space.dataset.cell;
+    fixError.hidden = true;
     document.getElementById("fix-title").textContent = `${space.dataset.player}: fix ${space.dataset.cell}`;
     const die = space.dataset.die;
     for (const input of fixForm.querySelectorAll("input[type=radio]")) {
@@ -32,6 +37,41 @@
     dialog.showModal();
   });
   document.getElementById("fix-cancel").addEventListener("click", () => dialog.close());
+
+  // Corrections and undo are posted in the background: the page stays put and the live feed redraws it.
+  async function postInBackground(form, submitter) {
+    const body = new FormData(form);
+    if (submitter && submitter.name) body.append(submitter.name, submitter.value);
+    const response = await fetch(form.action, {
+      method: "POST", body, redirect: "manual", headers: { "X-CSRF-Token": csrf },
+    });
+    if (response.type === "opaqueredirect" || response.ok) {
+      refreshPanel();
+      return null;
+    }
+    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    const message = page.querySelector(".message");
+    return message ? message.textContent : `The server answered ${response.status}.`;
+  }
+
+  fixForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    fixError.hidden = true;
+    const problem = await postInBackground(fixForm, event.submitter);
+    if (problem === null) {
+      dialog.close();
+    } else {
+      fixError.textContent = problem;
+      fixError.hidden = false;
+    }
+  });
+  panel.addEventListener("submit", async (event) => {
+    const form = event.target.closest("form.undo");
+    if (!form) return;
+    event.preventDefault();
+    const problem = await postInBackground(form, event.submitter);
+    if (problem !== null) alert(problem);
+  });
 
   const captureForm = document.getElementById("capture-form");
   if (captureForm) {

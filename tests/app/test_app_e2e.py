@@ -91,6 +91,7 @@ def test_two_phones_play_a_sagrada_game(browser: Browser, server_url: str, tmp_p
     expect(ana_second.locator(".violation").first).to_contain_text("space r1c1 needs a 3", timeout=WAIT_MS)
     expect(ana_second.locator(".score-total")).to_have_text(total)
 
+    second.evaluate("window.sameDocument = true")
     ana_second.locator("button[data-cell=r1c1]").click()
     dialog = second.locator("#fix-dialog")
     expect(dialog).to_be_visible()
@@ -102,6 +103,12 @@ def test_two_phones_play_a_sagrada_game(browser: Browser, server_url: str, tmp_p
         space = page.locator("#seat-1 button[data-cell=r1c1]")
         expect(space).to_have_attribute("aria-label", fixed, timeout=WAIT_MS)
     expect(first.locator("#seat-1 .violation", has_text="r1c1 needs a 3")).to_have_count(0)
+    assert second.evaluate("window.sameDocument") is True  # fixed in place, no page reload
+
+    first.get_by_role("button", name="Undo last fix (r1c1)").click()
+    for page in (first, second):
+        space = page.locator("#seat-1 button[data-cell=r1c1]")
+        expect(space).to_have_attribute("aria-label", "r1c1: red 5", timeout=WAIT_MS)
 
     photo = tmp_path / "table.png"
     photo.write_bytes(png_bytes())
