@@ -47,16 +47,19 @@ from engine.runbuster.straights import (
 
 @dataclass(frozen=True)
 class Rules:
-    """A ruleset: how many players may sit down. The variants differ in nothing else the engine sees.
+    """A ruleset: how many players may sit down, and whether the first player is drawn at random.
 
     With more than two players (the text's extension) a roll busts every opponent it can, the winner of a
     round drops out, and the next round starts from empty hands with its first player the next one still in
-    the game to the left of the previous round's first player; the last player left loses.
+    the game to the left of the previous round's first player; the last player left loses. Who starts is
+    not published (FACTS: unconfirmed): by default a draw decides; the two-player text has red (player 0)
+    start.
     """
 
     name: str
     min_players: int = 2
     max_players: int | None = 2
+    first_player_drawn: bool = True
 
     def check_players(self, players: int) -> None:
         if players < self.min_players or (self.max_players is not None and players > self.max_players):
@@ -67,9 +70,10 @@ class Rules:
 
 
 PUBLISHED = Rules(name="published")  # Board Game Arena's two-player game
+TEXT = Rules(name="text", first_player_drawn=False)  # the rule text's two-player game: red starts
 MULTIPLAYER = Rules(name="multiplayer", max_players=None)  # the rule text's extension
 
-PRESETS: dict[str, Rules] = {r.name: r for r in (PUBLISHED, MULTIPLAYER)}
+PRESETS: dict[str, Rules] = {r.name: r for r in (PUBLISHED, TEXT, MULTIPLAYER)}
 
 
 def rules_named(name: str) -> Rules:
@@ -215,8 +219,9 @@ class RunBuster:
         self.rules.check_players(self.players)
 
     def initial_state(self) -> State:
-        """An empty table before the first player is drawn."""
-        return State(hands=((),) * self.players, phase=Phase.FIRST_PLAYER)
+        """An empty table: before the draw for the first player, or with player 0 to roll if there is none."""
+        empty = State(hands=((),) * self.players, phase=Phase.FIRST_PLAYER)
+        return empty if self.rules.first_player_drawn else self.apply(empty, FirstPlayer(0))
 
     def start(self, first_player: int) -> State:
         """An empty table with `first_player` to roll, as if the draw had chosen them."""

@@ -13,10 +13,12 @@ from engine.core import IllegalMove, InvalidData, ParseError, random_playout, sa
 from engine.runbuster.game import (
     MULTIPLAYER,
     PUBLISHED,
+    TEXT,
     FirstPlayer,
     Keep,
     Phase,
     Roll,
+    Rules,
     RunBuster,
     State,
     rules_named,
@@ -50,6 +52,13 @@ def test_the_first_player_is_a_fair_chance_move() -> None:
     assert [o.move for o in outcomes] == [FirstPlayer(0), FirstPlayer(1)]
     assert all(o.probability == Fraction(1, 2) for o in outcomes)
     assert GAME.apply(state, FirstPlayer(1)).to_move == 1
+
+
+def test_in_the_rule_texts_two_player_game_red_starts() -> None:
+    game = RunBuster(2, TEXT)
+    state = game.initial_state()
+    assert state.phase is Phase.ROLL and state.to_move == 0 and state.round_starter == 0
+    assert rules_named("text") is TEXT
 
 
 def test_a_player_with_an_empty_hand_rolls_six_dice_462_ways() -> None:
@@ -370,10 +379,12 @@ def test_drop_out_order_is_the_ranking_and_the_last_player_loses() -> None:
 # --- playouts and properties --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("seed", range(20))
-def test_two_player_random_playouts_finish(seed: int) -> None:
-    final = random_playout(GAME, GAME.initial_state(), random.Random(seed))
-    outcome = GAME.outcome(final)
+@pytest.mark.parametrize("rules", [PUBLISHED, TEXT], ids=lambda r: r.name)
+@pytest.mark.parametrize("seed", range(10))
+def test_two_player_random_playouts_finish(rules: Rules, seed: int) -> None:
+    game = RunBuster(2, rules)
+    final = random_playout(game, game.initial_state(), random.Random(seed))
+    outcome = game.outcome(final)
     assert outcome is not None
     assert sorted(outcome.ranking) == [0, 1]
     assert final.hands[outcome.winners[0]] == (1, 2, 3, 4, 5, 6)
