@@ -22,7 +22,7 @@ from functools import cache
 from importlib import resources
 
 from engine.core import JSON, ChanceOutcome, IllegalMove, InvalidData, Outcome, Violation
-from engine.sagrada.audit import dice_groups
+from engine.sagrada.audit import illegal_cells, window_violations
 from engine.sagrada.moves import (
     ChoosePattern,
     ChooseValue,
@@ -36,19 +36,17 @@ from engine.sagrada.moves import (
     UseTool,
     parse_move,
 )
-from engine.sagrada.objectives import PUBLIC_OBJECTIVES, PrivateObjective, PublicObjective, public_objective
+from engine.sagrada.objectives import PUBLIC_OBJECTIVES, public_objective
 from engine.sagrada.rules import OFFICIAL, Rules, TieBreak, UnplaceableDie, rules_named
 from engine.sagrada.scoring import ScoreBreakdown, score_window
 from engine.sagrada.tools import TOOL_SETS, Tool, tool_cost
 from engine.sagrada.window import (
-    ALL_CELLS,
     NO_WAIVERS,
     Cell,
     Color,
     Die,
     Pattern,
     PlacementWaivers,
-    Restriction,
     Window,
     official_patterns,
     placement_error,
@@ -90,8 +88,9 @@ class PlayerState:
     favor_tokens: int = 0
     exemptions: tuple[Exemption, ...] = ()
 
-    def waivers_at(self, cell: Cell) -> PlacementWaivers:
-        return next((e.waivers for e in self.exemptions if e.cell == cell), NO_WAIVERS)
+    def waivers(self) -> dict[Cell, PlacementWaivers]:
+        """The tool waivers of this window's dice, by space, as the audit and scoring take them."""
+        return {e.cell: e.waivers for e in self.exemptions}
 
     def chosen_pattern(self) -> Pattern:
         if self.pattern is None:
@@ -782,7 +781,7 @@ class SagradaGame:
         for number, player in enumerate(state.players, start=1):
             if player.pattern is None:
                 continue
-            for v in window_violations(player.window, player.pattern, player.exemptions):
+            for v in window_violations(player.window, player.pattern, player.waivers()):
                 cells = tuple(f"p{number}:{c}" for c in v.cells)
                 found.append(Violation(v.rule, cells, f"player {number}: {v.message}"))
         found.extend(_dice_count_violations(state))
@@ -795,26 +794,19 @@ class SagradaGame:
         for index, player in enumerate(state.players):
             if player.pattern is None:
                 raise IllegalMove("choose-pattern", f"player {index + 1} has no pattern to score yet")
-            if state.solo:
-                breakdown = score_window(
+            solo = state.solo
+            breakdowns.append(
+                score_window(
                     player.window,
-                    _effective_pattern(player),
+                    player.pattern,
                     objectives=cards,
                     private=player.private,
-                    favor_tokens=0,
+                    favor_tokens=0 if solo else self._final_tokens(state, index),
                     rules=self.rules,
-                    empty_space_penalty=self.rules.solo_empty_space_penalty,
+                    empty_space_penalty=self.rules.solo_empty_space_penalty if solo else None,
+                    waivers=player.waivers(),
                 )
-            else:
-                breakdown = score_window(
-                    player.window,
-                    _effective_pattern(player),
-                    objectives=cards,
-                    private=player.private,
-                    favor_tokens=self._final_tokens(state, index),
-                    rules=self.rules,
-                )
-            breakdowns.append(_honour_exemptions(breakdown, player, cards))
+            )
         target = sum(d.value for dice in state.round_track for d in dice) if state.solo else None
         return SagradaScore(tuple(breakdowns), target)
 
@@ -941,74 +933,7 @@ class SagradaGame:
         return state
 
 
-# ---- window checks that honour tool waivers --------------------------------------------------------------
-
-
-def window_violations(
-    window: Window, pattern: Pattern, exemptions: Sequence[Exemption] = ()
-) -> list[Violation]:
-    """The audit of a window in play: like `audit.window_violations`, but a die placed under a tool's
-    waiver is not blamed for the rule waived, and a die placed touching nothing may start its own group."""
-    waived = {e.cell: e.waivers for e in exemptions}
-    found: list[Violation] = []
-    for cell, die in window.placed():
-        need = pattern.restriction(cell)
-        waivers = waived.get(cell, NO_WAIVERS)
-        if need.color is not None and not waivers.color and die.color is not need.color:
-            found.append(
-                Violation(
-                    "space-color", (str(cell),), f"space {cell} needs a {need.color.label} die, got {die}"
-                )
-            )
-        if need.value is not None and not waivers.value and die.value != need.value:
-            found.append(
-                Violation("space-value", (str(cell),), f"space {cell} needs a {need.value}, got {die}")
-            )
-        for other in cell.orthogonal():
-            neighbour = window[other]
-            if other < cell or neighbour is None:
-                continue
-            if waivers.adjacency or waived.get(other, NO_WAIVERS).adjacency:
-                continue
-            for rule, same in (
-                ("neighbour-color", neighbour.color is die.color),
-                ("neighbour-value", neighbour.value == die.value),
-            ):
-                if same:
-                    found.append(
-                        Violation(
-                            rule, (str(cell), str(other)), f"{die} on {cell} and {neighbour} on {other} clash"
-                        )
-                    )
-    found.extend(_layout_violations(window, waived))
-    return found
-
-
-def _layout_violations(window: Window, waived: dict[Cell, PlacementWaivers]) -> Iterator[Violation]:
-    """Placement order: one group grows from an edge die; a die placed touching nothing may start another."""
-    groups = dice_groups(window)
-    plain = [g for g in groups if not any(waived.get(c, NO_WAIVERS).touching for c in g)]
-    for group in plain:
-        if not any(cell.on_edge for cell in group):
-            yield Violation(
-                "no-edge-die",
-                tuple(str(c) for c in group),
-                "these dice touch no edge die, so none of them could have been placed first",
-            )
-    if len(plain) > 1:
-        kept = max(plain, key=len)
-        for group in plain:
-            if group is not kept:
-                yield Violation(
-                    "disconnected",
-                    tuple(str(c) for c in group),
-                    f"the dice on {' '.join(map(str, group))} touch no die of the group holding {kept[0]}",
-                )
-
-
-def _layout_ok(player: PlayerState) -> bool:
-    waived = {e.cell: e.waivers for e in player.exemptions}
-    return not any(True for _ in _layout_violations(player.window, waived))
+# ---- moving dice within a window ------------------------------------------------------------------------
 
 
 def _die_moves(
@@ -1049,7 +974,7 @@ def _move_die(player: PlayerState, pattern: Pattern, move: DieMove, waivers: Pla
         window=lifted.with_die(move.target, die),
         exemptions=tuple(sorted(exemptions, key=lambda e: e.cell)),
     )
-    if not _layout_ok(moved):
+    if illegal_cells(moved.window, pattern, moved.waivers()):
         raise IllegalMove(
             "move-breaks-window",
             f"moving {die} from {move.source} would leave dice touching no group rooted on an edge",
@@ -1106,38 +1031,6 @@ def _take_from_pool(pool: tuple[Die, ...], indices: dict[str, int | None]) -> di
 def _without(dice: tuple[Die, ...], die: Die) -> tuple[Die, ...]:
     at = dice.index(die)
     return dice[:at] + dice[at + 1 :]
-
-
-def _effective_pattern(player: PlayerState) -> Pattern:
-    """The pattern with each restriction a tool waived for good lifted, so scoring does not blame the die."""
-    pattern = player.chosen_pattern()
-    grid = list(pattern.grid)
-    for e in player.exemptions:
-        need = grid[e.cell.index]
-        grid[e.cell.index] = Restriction(
-            None if e.waivers.color else need.color, None if e.waivers.value else need.value
-        )
-    return replace(pattern, grid=tuple(grid))
-
-
-def _honour_exemptions(
-    breakdown: ScoreBreakdown, player: PlayerState, cards: Sequence[PublicObjective]
-) -> ScoreBreakdown:
-    """Re-score when the photo audit lifted dice that a tool let break a touching or adjacency rule."""
-    pattern = player.chosen_pattern()
-    mine = window_violations(player.window, pattern, player.exemptions)
-    illegal = {Cell.parse(c) for v in mine for c in v.cells}
-    if set(breakdown.illegal_dice) == illegal:
-        return breakdown
-    legal = Window(tuple(None if c in illegal else player.window[c] for c in ALL_CELLS))
-    return replace(
-        breakdown,
-        objectives=tuple(card.score(legal) for card in cards),
-        privates=tuple(PrivateObjective(color).score(legal) for color in player.private),
-        empty_spaces=len(ALL_CELLS) - legal.count,
-        violations=tuple(mine),
-        illegal_dice=tuple(sorted(illegal)),
-    )
 
 
 def _dice_count_violations(state: SagradaState) -> Iterator[Violation]:
