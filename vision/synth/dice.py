@@ -197,9 +197,6 @@ def _pips(size: int, value: int, radius_permille: int, spread_permille: int) -> 
 
 
 TEXTURE_SIZES: tuple[int, ...] = (16, 24, 32, 48, 64, 96, 128, 192, 256)
-_TEXTURE_CORNERS = {
-    size: np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32) - 0.5 for size in TEXTURE_SIZES
-}
 GHOST_SIDES_FROM_PX = 48
 """Texture size from which a translucent die also shows the pips of its hidden sides, not just its bottom."""
 
@@ -284,7 +281,8 @@ def composite(
     tint: tuple[float, float, float] | None,
     owner_id: int,
 ) -> int:
-    """Warp a 5-channel `texture` onto image quadrilateral `quad` (texture order) and blend it into `canvas`.
+    """Warp a 5-channel `texture` onto image quadrilateral `quad` (where the texture's top-left, top-right,
+    bottom-right and bottom-left corners go) and blend it into `canvas`.
 
     `tint` colours the light let through the texture's clear part; None for an opaque texture. Pixels the
     texture covers by more than half are marked `owner_id` in `owner` (unless `owner_id` is negative);
@@ -297,8 +295,8 @@ def composite(
     x1, y1 = min(math.ceil(high[0]) + 2, width), min(math.ceil(high[1]) + 2, height)
     if x1 <= x0 or y1 <= y0:
         return 0
-    size = texture.shape[0]
-    source = _TEXTURE_CORNERS[size]
+    rows, cols = texture.shape[:2]
+    source = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float32) - 0.5
     target = (quad - np.array([x0, y0])).astype(np.float32)
     homography = cv2.getPerspectiveTransform(source, target)
     warped = cv2.warpPerspective(

@@ -322,7 +322,7 @@ def cast_shadows(
         ground[:, 2] = 0
         hull = cv2.convexHull((camera.project(np.vstack((corners, ground))) * scale * 16).astype(np.int32))
         cv2.fillConvexPoly(cast, hull, 1.0 - 0.55 * (1 - placed.look.opacity), cv2.LINE_AA, 4)
-        base = corners[corners[:, 2] < 1e-6]
+        base = corners[corners[:, 2] < corners[:, 2].min() + 1e-6]
         base = (base - placed.box.center) * np.array([1.08, 1.08, 0]) + placed.box.center * np.array(
             [1, 1, 0]
         )

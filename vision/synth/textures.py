@@ -69,8 +69,8 @@ def paint_wood(height: int, width: int, px_per_unit: float, rng: np.random.Gener
     angle = rng.uniform(0, math.pi)
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32) / px_per_unit
     across = -xs * math.sin(angle) + ys * math.cos(angle)
-    warp = value_noise(height, width, (_cells(height, px_per_unit, 2), _cells(width, px_per_unit, 2)), rng)
-    rings = np.sin((across * rng.uniform(0.8, 3.0) + warp * rng.uniform(1, 4)) * 2 * math.pi)
+    warp = value_noise(height, width, (_cells(height, px_per_unit, 4), _cells(width, px_per_unit, 4)), rng)
+    rings = np.sin((across * rng.uniform(0.8, 3.0) + warp * rng.uniform(0.3, 1.5)) * 2 * math.pi)
     grain = 0.6 * (0.5 + 0.5 * rings) ** rng.uniform(1.0, 3.0) + 0.4 * _streaks(height, width, angle, rng)
     plank_width = rng.uniform(3.0, 12.0)
     plank = np.floor(across / plank_width + 1000).astype(np.int32)
