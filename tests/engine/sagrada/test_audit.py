@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from engine.sagrada.audit import NONE_WAIVED, Waivers, dice_groups, illegal_cells, window_violations
 from engine.sagrada.window import BLANK_PATTERN, Cell, Die, Pattern, PlacementWaivers, Window, placement_error
 from tests.engine.sagrada.window_strategies import (
+    UNTIMED,
     any_windows,
     legal_windows,
     near_legal_windows,
@@ -173,14 +174,14 @@ def placeable_in_some_order(w: Window, pattern: Pattern) -> bool:
     return extend(Window(), frozenset(target))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(UNTIMED, max_examples=60)
 @given(legal_windows())
 def test_a_window_built_by_legal_placements_has_no_violation(case: tuple[Pattern, Window]) -> None:
     pattern, w = case
     assert window_violations(w, pattern) == []
 
 
-@settings(max_examples=40, deadline=None)
+@settings(UNTIMED, max_examples=40)
 @given(windows_placed_with_tools())
 def test_a_window_built_with_tools_is_clean_given_its_waivers(
     case: tuple[Pattern, Window, dict[Cell, PlacementWaivers]],
@@ -189,20 +190,20 @@ def test_a_window_built_with_tools_is_clean_given_its_waivers(
     assert window_violations(w, pattern, waivers) == []
 
 
-@settings(max_examples=150, deadline=None)
+@settings(UNTIMED, max_examples=150)
 @given(any_windows(max_dice=8), st.one_of(st.just(BLANK_PATTERN), patterns))
 def test_the_audit_is_clean_exactly_when_some_placement_order_exists(w: Window, pattern: Pattern) -> None:
     assert (window_violations(w, pattern) == []) == placeable_in_some_order(w, pattern)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(UNTIMED, max_examples=100)
 @given(near_legal_windows())
 def test_the_audit_agrees_with_placement_search_on_nearly_legal_windows(case: tuple[Pattern, Window]) -> None:
     pattern, w = case
     assert (window_violations(w, pattern) == []) == placeable_in_some_order(w, pattern)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(UNTIMED, max_examples=100)
 @given(any_windows(), patterns)
 def test_illegal_cells_hold_dice_and_are_exactly_the_cells_violations_name(
     w: Window, pattern: Pattern

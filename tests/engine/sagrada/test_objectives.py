@@ -19,7 +19,7 @@ from engine.sagrada.objectives import (
     public_objectives,
 )
 from engine.sagrada.window import ALL_CELLS, COLS, ROWS, Cell, Color, Die, Window
-from tests.engine.sagrada.window_strategies import ALL_DICE, any_windows
+from tests.engine.sagrada.window_strategies import ALL_DICE, UNTIMED, any_windows
 
 CARD_NAMES = [card.name for card in PUBLIC_OBJECTIVES]
 
@@ -221,19 +221,19 @@ COLOR_CARDS = public_objectives(
 )
 
 
-@settings(max_examples=80, deadline=None)
+@settings(UNTIMED, max_examples=80)
 @given(any_windows(), st.booleans(), st.booleans())
 def test_every_card_ignores_mirroring(w: Window, rows: bool, cols: bool) -> None:
     assert points(mirrored(w, rows=rows, cols=cols)) == points(w)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(UNTIMED, max_examples=80)
 @given(any_windows(), st.permutations(list(Color)))
 def test_every_card_ignores_which_colour_is_which(w: Window, order: list[Color]) -> None:
     assert points(recoloured(w, dict(zip(Color, order, strict=True)))) == points(w)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(UNTIMED, max_examples=80)
 @given(any_windows(), st.permutations(range(1, 7)))
 def test_colour_cards_ignore_values(w: Window, order: list[int]) -> None:
     assert points(revalued(w, dict(zip(range(1, 7), order, strict=True))), COLOR_CARDS) == points(
@@ -241,7 +241,7 @@ def test_colour_cards_ignore_values(w: Window, order: list[int]) -> None:
     )
 
 
-@settings(max_examples=80, deadline=None)
+@settings(UNTIMED, max_examples=80)
 @given(any_windows(max_dice=19), st.sampled_from(ALL_CELLS), st.sampled_from(ALL_DICE))
 def test_adding_a_die_never_lowers_a_card(w: Window, cell: Cell, die: Die) -> None:
     if w[cell] is None:
@@ -249,7 +249,7 @@ def test_adding_a_die_never_lowers_a_card(w: Window, cell: Cell, die: Die) -> No
         assert all(a >= b for a, b in zip(after, points(w), strict=True))
 
 
-@settings(max_examples=80, deadline=None)
+@settings(UNTIMED, max_examples=80)
 @given(any_windows())
 def test_points_follow_from_the_credited_dice(w: Window) -> None:
     for card in PUBLIC_OBJECTIVES:

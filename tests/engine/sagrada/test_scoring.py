@@ -23,7 +23,7 @@ from engine.sagrada.window import (
     Window,
     legal_placements,
 )
-from tests.engine.sagrada.window_strategies import ALL_DICE, any_windows, legal_windows, patterns
+from tests.engine.sagrada.window_strategies import ALL_DICE, UNTIMED, any_windows, legal_windows, patterns
 
 # Colour index (2r + c) mod 5 and value (r + c) mod 6 + 1: a legal full window on a blank pattern in which
 # every row and column is all-different. Reds: r1c1 1, r2c4 5, r3c2 4, r4c5 2 (12); blues: r1c4 4,
@@ -151,7 +151,7 @@ def test_the_json_score_object_names_every_part() -> None:
     assert (data["window"], data["pattern"], data["rules"]) == (str(w), "Blank", "official")
 
 
-@settings(max_examples=80, deadline=None)
+@settings(UNTIMED, max_examples=80)
 @given(any_windows(), patterns, st.integers(0, 6), st.sampled_from([OFFICIAL, TEXT]))
 def test_the_total_is_the_sum_of_its_parts_and_illegal_dice_earn_nothing(
     w: Window, pattern: Pattern, tokens: int, rules: Rules
@@ -170,7 +170,7 @@ def every_card(w: Window, pattern: Pattern, color: Color) -> int:
     return score_window(w, pattern, objectives=PUBLIC_OBJECTIVES, private=color).total
 
 
-@settings(max_examples=40, deadline=None)
+@settings(UNTIMED, max_examples=40)
 @given(legal_windows(max_dice=19), st.sampled_from(ALL_DICE), st.sampled_from(list(Color)), st.data())
 def test_a_legal_placement_always_raises_the_score(
     case: tuple[Pattern, Window], die: Die, color: Color, data: st.DataObject

@@ -21,7 +21,7 @@ from engine.sagrada.window import (
     official_patterns,
     placement_error,
 )
-from tests.engine.sagrada.window_strategies import any_windows, dice
+from tests.engine.sagrada.window_strategies import UNTIMED, any_windows, dice
 
 # Row 1 demands red at c1 and a 4 at c2; everything else is white.
 RED_THEN_FOUR = Pattern.from_rows("Red then four", 3, ["r4...", ".....", ".....", "....."])
@@ -147,7 +147,7 @@ class TestPlacementRules:
         assert len(list(legal_placements(Window(), BLANK_PATTERN, die("g2")))) == 14
 
 
-@settings(max_examples=60, deadline=None)
+@settings(UNTIMED, max_examples=60)
 @given(any_windows(max_dice=12), dice)
 def test_legal_placements_agree_with_can_place(w: Window, d: Die) -> None:
     expected = {c for c in ALL_CELLS if can_place(w, BLANK_PATTERN, c, d)}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from engine.sagrada.window import (
@@ -17,6 +18,9 @@ from engine.sagrada.window import (
     legal_placements,
     official_patterns,
 )
+
+# Building windows placement by placement is slow on a busy machine; time is never what these tests check.
+UNTIMED = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 ALL_DICE: tuple[Die, ...] = tuple(Die(color, value) for color in Color for value in range(1, 7))
 
