@@ -5,6 +5,7 @@ Card 1 on the table is the card under test (tools are set up in the order given 
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 import pytest
@@ -21,12 +22,20 @@ WORKBENCH = Pattern.from_rows("Workbench", 4, ["b1...", ".....", ".....", ".....
 
 
 def with_tool(
-    tool: Tool, rules: Rules = OFFICIAL, pattern: Pattern = WORKBENCH, **position: object
+    tool: Tool,
+    rules: Rules = OFFICIAL,
+    pattern: Pattern = WORKBENCH,
+    *,
+    pool: str = "",
+    windows: Mapping[int, str] | None = None,
+    track: Sequence[str] = (),
+    tokens: Mapping[int, int] | None = None,
 ) -> tuple[SagradaGame, SagradaState]:
+    """A two-player game with `tool` as card 1, both players on `pattern`, in the position given."""
     game = SagradaGame(2, rules)
     others = [t for t in TOOL_SETS[rules.tool_set] if t is not tool][:2]
     state = started(game, tools=[tool, *others], patterns=[pattern, pattern])
-    return game, table(state, **position)  # type: ignore[arg-type]
+    return game, table(state, pool=pool, windows=windows, track=track, tokens=tokens)
 
 
 def at(state: SagradaState, player: int, cell: str) -> Die | None:
