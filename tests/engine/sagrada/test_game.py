@@ -254,6 +254,26 @@ def test_a_round_goes_out_and_back_then_the_leftover_goes_on_the_track_and_the_s
     assert game.violations(state) == []
 
 
+@pytest.mark.parametrize(("players", "start", "next_start"), [(3, 2, 0), (4, 3, 0), (2, 0, 1), (1, 0, 0)])
+def test_the_start_player_passes_clockwise_each_round(players: int, start: int, next_start: int) -> None:
+    game = SagradaGame(players)
+    state = table(started(game, start_player=start), pool="r1")
+    while state.round == 1:
+        state = play(game, state, "pass")
+    assert state.start_player == next_start and state.round_track == (dice("r1"),)
+
+
+def test_pass_ends_the_turn_before_or_after_drafting() -> None:
+    game = SagradaGame(2)
+    state = table(started(game), pool="r1 y2 g3 b4 p5")
+    assert Pass() in list(game.legal_moves(state))
+    passed = play(game, state, "pass")
+    assert game.current_player(passed) == 1 and passed.pool == state.pool
+    drafted = play(game, state, "draft 1 r1c1")
+    assert Pass() in list(game.legal_moves(drafted))
+    assert game.current_player(play(game, drafted, "pass")) == 1
+
+
 def test_draft_places_the_die_and_allows_one_draft_per_turn() -> None:
     game = SagradaGame(2)
     state = table(started(game), pool="r1 y2 g3 b4 p5")
