@@ -245,22 +245,27 @@ def face_texture(
         colour = body_light[..., None] * (base + swirl * (np.asarray(look.marble, np.float32) - base))
     if pips is not None:
         colour += pips[..., None] * (light[..., None] * np.asarray(look.pip, np.float32) - colour)
+    opacity: Image | None = None
     if look.opacity < 1.0:
         solid = edge * 0.6 if pips is None else np.maximum(pips, edge * 0.6)
         opacity = look.opacity + (1.0 - look.opacity) * solid
-    else:
-        opacity = np.ones_like(coverage)
     if glare is not None:
         coords = (np.arange(size, dtype=np.float32) + 0.5) / size
         gx = np.exp(-(((coords - glare.x) / glare.radius) ** 2))
         gy = np.exp(-(((coords - glare.y) / glare.radius) ** 2))
         highlight = np.float32(glare.strength) * np.outer(gy, gx)
         colour += highlight[..., None]
-        opacity = np.maximum(opacity, np.minimum(highlight, 1.0))
+        if opacity is not None:
+            opacity = np.maximum(opacity, np.minimum(highlight, 1.0))
     texture = np.empty((size, size, 5), np.float32)
-    texture[..., :3] = colour * (opacity * coverage)[..., None]
     texture[..., 3] = coverage
-    texture[..., 4] = coverage - opacity * coverage
+    if opacity is None:
+        texture[..., :3] = colour * coverage[..., None]
+        texture[..., 4] = 0.0
+    else:
+        solid_coverage = opacity * coverage
+        texture[..., :3] = colour * solid_coverage[..., None]
+        texture[..., 4] = coverage - solid_coverage
     return texture
 
 

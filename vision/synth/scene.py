@@ -242,6 +242,7 @@ def place_dice(config: SceneConfig, camera: Camera, rng: np.random.Generator) ->
     """Stand dice on the table, fully in view, sized within `die_size_px`, some touching, none overlapping."""
     placed: list[Placed] = []
     mixed = rng.random() < config.mixed_sizes_probability
+    typical_px = camera.focal / float(np.linalg.norm(camera.center))
     count = int(rng.integers(config.dice_count[0], config.dice_count[1] + 1))
     for _ in range(count):
         color = str(rng.choice(config.colors))
@@ -259,7 +260,8 @@ def place_dice(config: SceneConfig, camera: Camera, rng: np.random.Generator) ->
                 y = anchor.center[1] + reach * math.sin(side) + slide * math.cos(side)
                 yaw = side + rng.normal(0, 0.08)
             else:
-                pixel = np.array([[rng.uniform(0, config.width), rng.uniform(0, config.height)]])
+                margin = min(typical_px * size * 0.8, config.width / 2 - 1, config.height / 2 - 1)
+                pixel = rng.uniform([margin, margin], [config.width - margin, config.height - margin])[None]
                 x, y = camera.backproject(pixel, size / 2)[0]
                 yaw = rng.uniform(0, 2 * math.pi)
             box = die_box(x, y, size, die_rotation(value, yaw))

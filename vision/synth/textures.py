@@ -116,8 +116,10 @@ def paint_cloth(height: int, width: int, px_per_unit: float, rng: np.random.Gene
     u = xs * math.cos(angle) + ys * math.sin(angle)
     v = -xs * math.sin(angle) + ys * math.cos(angle)
     period = rng.uniform(0.8, 5.0)
-    stripes_u = ((u / period) % 1.0 < 0.5).astype(np.float32)
-    stripes_v = ((v / period) % 1.0 < 0.5).astype(np.float32)
+    # Square waves with edges one canvas pixel wide, so the weave does not alias.
+    sharpness = px_per_unit * period / (2 * math.pi)
+    stripes_u = np.clip(0.5 + sharpness * np.sin(u * (2 * math.pi / period)), 0.0, 1.0)
+    stripes_v = np.clip(0.5 + sharpness * np.sin(v * (2 * math.pi / period)), 0.0, 1.0)
     first = _random_bgr(rng, (0.3, 0.9), (0.3, 0.9))
     second = _random_bgr(rng, (0.0, 0.2), (0.8, 1.0))
     mix = (0.5 * (stripes_u + stripes_v) if rng.random() < 0.6 else stripes_u)[..., None]
@@ -210,7 +212,7 @@ def paint_tray(height: int, width: int, px_per_unit: float, rng: np.random.Gener
     canvas = paint_surface(outside_kind, height, width, px_per_unit, rng)
     floor_colour = _random_bgr(rng, (0.0, 0.08), (0.6, 0.97))
     rim_colour = floor_colour * rng.uniform(0.9, 1.15)
-    inset = rng.uniform(-0.2, 0.45, size=4) * np.array([width, height, width, height])
+    inset = rng.uniform(-0.3, 0.25, size=4) * np.array([width, height, width, height])
     x0, y0 = inset[0], inset[1]
     x1, y1 = width - inset[2], height - inset[3]
     rim = rng.uniform(0.4, 1.5) * px_per_unit
