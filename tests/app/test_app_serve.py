@@ -65,13 +65,17 @@ def test_serve_prints_its_address_and_serves_the_store_it_was_given(tmp_path: Pa
         server.wait(timeout=10)
 
 
-def streams_running() -> int:
-    """How many threads are inside a live stream right now."""
+def streams_running(game_path: str) -> int:
+    """How many server threads are inside a live stream of this game right now."""
     stream_code = next(
         c for c in live.events.__code__.co_consts if isinstance(c, types.CodeType) and c.co_name == "stream"
     )
-    frames = sys._current_frames().values()
-    return sum(any(frame.f_code is stream_code for frame, _ in traceback.walk_stack(top)) for top in frames)
+    token = game_path.removeprefix("/g/")
+    return sum(
+        frame.f_code is stream_code and getattr(frame.f_locals.get("game"), "token", None) == token
+        for top in sys._current_frames().values()
+        for frame, _ in traceback.walk_stack(top)
+    )
 
 
 def test_a_phone_that_leaves_frees_its_server_thread(app: Flask) -> None:
@@ -86,11 +90,11 @@ def test_a_phone_that_leaves_frees_its_server_thread(app: Flask) -> None:
         port = server.socket.getsockname()[1]
         phone = urllib.request.urlopen(f"http://127.0.0.1:{port}{game}/events", timeout=10)
         assert phone.readline().startswith(b"retry:")
-        assert streams_running() == 1
+        assert streams_running(game) == 1
         phone.close()
         deadline = time.monotonic() + 10
-        while streams_running() and time.monotonic() < deadline:
+        while streams_running(game) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert streams_running() == 0
+        assert streams_running(game) == 0
     finally:
         server.close()
