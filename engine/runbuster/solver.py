@@ -35,7 +35,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from importlib import resources
-from typing import Any
 
 from engine.core import JSON, EngineError, IllegalMove, InvalidData
 from engine.runbuster.straights import (
@@ -61,6 +60,7 @@ Position = tuple[Dice, Dice]  # (the roller's hand, the opponent's hand)
 POSITIONS: tuple[Position, ...] = tuple((mine, theirs) for mine in HANDS for theirs in HANDS)
 
 VALUE_TOLERANCE = 1e-12
+FLOAT_MARGIN = 1e-9  # far above the rounding of a probability to a float
 MAX_POLICY_ROUNDS = 20
 DATA_FILE = "data/runbuster_values.json"
 
@@ -122,11 +122,6 @@ def _model() -> _Model:
     return _Model(shown=shown, choices=choices, busted=busted)
 
 
-def _choice_value(values: list[list[Any]], theirs_after: int, choice: _Choice) -> Any:
-    """The roller's chance after keeping `choice`: the opponent then rolls from (theirs_after, choice)."""
-    return 1 if choice == _WIN else 1 - values[theirs_after][choice]
-
-
 def _value_iteration(model: _Model) -> list[list[float]]:
     """Gauss-Seidel sweeps in floats until no value moves by more than VALUE_TOLERANCE.
 
@@ -160,10 +155,41 @@ def _value_iteration(model: _Model) -> list[list[float]]:
             return values
 
 
-def _greedy(model: _Model, values: list[list[Any]], decision: _Decision) -> _Choice:
+def _greedy(model: _Model, values: list[list[float]], decision: _Decision) -> _Choice:
+    """The best keep by `values`: 1-6 when it can be made, else the hand that leaves the opponent least."""
     m, o, mask = decision
-    after = model.after_bust(o, mask)
-    return max(model.choices[m, mask], key=lambda k: _choice_value(values, after, k))
+    choices = model.choices[m, mask]
+    if _WIN in choices:
+        return _WIN
+    row = values[model.after_bust(o, mask)]
+    return min(choices, key=row.__getitem__)
+
+
+def _improvements(
+    model: _Model, policy: Mapping[_Decision, _Choice], exact: list[list[Fraction]]
+) -> dict[_Decision, _Choice]:
+    """The choices of `policy` that another keep beats in exact arithmetic, with the best such keep.
+
+    Floats of the exact values pick the candidates: a keep whose float is more than FLOAT_MARGIN above the
+    lowest cannot be the best, so only the few within it (exact ties, mostly) are compared as fractions.
+    """
+    approx = [[float(v) for v in row] for row in exact]
+    better: dict[_Decision, _Choice] = {}
+    for decision, chosen in policy.items():
+        m, o, mask = decision
+        choices = model.choices[m, mask]
+        if _WIN in choices:
+            if chosen != _WIN:
+                better[decision] = _WIN
+            continue
+        after = model.after_bust(o, mask)
+        exact_row, approx_row = exact[after], approx[after]
+        lowest = min(approx_row[k] for k in choices)
+        candidates = [k for k in choices if approx_row[k] <= lowest + FLOAT_MARGIN]
+        best = min(candidates, key=exact_row.__getitem__) if len(candidates) > 1 else candidates[0]
+        if best != chosen and (chosen not in candidates or exact_row[best] < exact_row[chosen]):
+            better[decision] = best
+    return better
 
 
 def _evaluate_exactly(model: _Model, policy: Mapping[_Decision, _Choice]) -> list[list[Fraction]]:
@@ -231,20 +257,23 @@ def _evaluate_exactly(model: _Model, policy: Mapping[_Decision, _Choice]) -> lis
 
 
 def _solve_linear(rows: list[list[Fraction]]) -> list[Fraction]:
-    """Gauss-Jordan elimination on an augmented square system in exact arithmetic."""
+    """Gaussian elimination and back substitution on an augmented square system, in exact arithmetic."""
     size = len(rows)
     for col in range(size):
         pivot = next((r for r in range(col, size) if rows[r][col] != 0), None)
         if pivot is None:
             raise EngineError("the Run Buster policy system is singular: some play never ends")
         rows[col], rows[pivot] = rows[pivot], rows[col]
-        lead = rows[col][col]
-        rows[col] = [x / lead for x in rows[col]]
-        for r in range(size):
-            factor = rows[r][col]
-            if r != col and factor:
-                rows[r] = [a - factor * b for a, b in zip(rows[r], rows[col], strict=True)]
-    return [row[size] for row in rows]
+        lead = rows[col]
+        for r in range(col + 1, size):
+            if rows[r][col]:
+                factor = rows[r][col] / lead[col]
+                rows[r][col:] = [a - factor * b for a, b in zip(rows[r][col:], lead[col:], strict=True)]
+    solution = [Fraction(0)] * size
+    for r in reversed(range(size)):
+        known = sum((rows[r][j] * solution[j] for j in range(r + 1, size)), Fraction(0))
+        solution[r] = (rows[r][size] - known) / rows[r][r]
+    return solution
 
 
 def solve(warm_start: bool = True) -> dict[Position, Fraction]:
@@ -263,15 +292,10 @@ def solve(warm_start: bool = True) -> dict[Position, Fraction]:
         policy = {(m, o, mask): model.choices[m, mask][0] for m, o, mask in decisions}
     for _ in range(MAX_POLICY_ROUNDS):
         exact = _evaluate_exactly(model, policy)
-        beaten = {}
-        for decision in decisions:
-            best = _greedy(model, exact, decision)
-            after = model.after_bust(decision[1], decision[2])
-            if _choice_value(exact, after, best) > _choice_value(exact, after, policy[decision]):
-                beaten[decision] = best
-        if not beaten:
+        better = _improvements(model, policy, exact)
+        if not better:
             return {(HANDS[m], HANDS[o]): exact[m][o] for m in range(len(HANDS)) for o in range(len(HANDS))}
-        policy.update(beaten)
+        policy.update(better)
     raise EngineError(f"policy iteration did not settle within {MAX_POLICY_ROUNDS} rounds")
 
 
