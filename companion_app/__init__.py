@@ -10,7 +10,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Response
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -45,7 +45,26 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(table.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(results.bp)
+    app.after_request(_protect_response)
     return app
+
+
+# Pages load only their own scripts, styles and images; no other site may frame them; and a game's secret
+# link never leaves in a Referer header.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+        "form-action 'self'; frame-ancestors 'none'"
+    ),
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+}
+
+
+def _protect_response(response: Response) -> Response:
+    for header, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(header, value)
+    return response
 
 
 def _instance_secret(instance: Path) -> str:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Flask, current_app, render_template
+import sqlite3
+
+from flask import Flask, current_app, render_template, request, url_for
 from werkzeug.exceptions import HTTPException, InternalServerError
+
+from companion_app import history
 
 TITLES = {
     400: "That request could not be used",
@@ -22,14 +26,30 @@ def render_error(error: HTTPException) -> tuple[str, int]:
         limit_mb = _upload_limit_mb()
         message = f"Uploads are limited to {limit_mb} MB. Send a smaller photo."
     elif code == 500:
-        message = "The server hit a problem and nothing was changed by it. Try again in a moment."
+        message = "The server hit a problem with this request. Try again in a moment."
     else:
         message = error.description or ""
-    return render_template("error.html", code=code, title=TITLES.get(code, error.name), message=message), code
+    title = TITLES.get(code, error.name)
+    return render_template("error.html", code=code, title=title, message=message, back_url=_game_url()), code
 
 
 def render_server_error(_error: InternalServerError) -> tuple[str, int]:
     return render_error(InternalServerError())
+
+
+def _game_url() -> str | None:
+    """The game page to go back to, when the failed request belongs to a game that exists."""
+    token = (request.view_args or {}).get("token")
+    if not isinstance(token, str) or _is_unknown_game(token):
+        return None
+    return url_for("table.game", token=token)
+
+
+def _is_unknown_game(token: str) -> bool:
+    try:
+        return history.game_by_token(token) is None
+    except sqlite3.Error:
+        return True
 
 
 def _upload_limit_mb() -> int:

@@ -73,6 +73,12 @@
     if (problem !== null) alert(problem);
   });
 
+  for (const form of document.querySelectorAll("form[data-confirm]")) {
+    form.addEventListener("submit", (event) => {
+      if (!window.confirm(form.dataset.confirm)) event.preventDefault();
+    });
+  }
+
   const captureForm = document.getElementById("capture-form");
   if (captureForm) {
     captureForm.addEventListener("submit", (event) => {

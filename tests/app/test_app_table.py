@@ -383,3 +383,22 @@ def test_a_server_fault_shows_a_plain_500_page(
     assert response.status_code == 500
     assert "Something went wrong" in response.text
     assert "disk on fire" not in response.text and "Traceback" not in response.text
+
+
+def test_pages_forbid_framing_foreign_scripts_and_leaking_the_link(client: FlaskClient, game: str) -> None:
+    headers = client.get(game).headers
+    assert "script-src" not in headers["Content-Security-Policy"]  # falls back to default-src 'self'
+    assert "default-src 'self'" in headers["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+    assert headers["Referrer-Policy"] == "no-referrer"
+    assert headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_an_error_in_a_game_links_back_to_it_and_a_forged_one_does_not(
+    client: FlaskClient, game: str
+) -> None:
+    bad = client.post(f"{game}/captures", data={"csrf_token": CSRF, "player": "9"})
+    assert bad.status_code == 400
+    assert f'href="{game}">Back to the game' in bad.text
+    forged = client.get("/g/forged-token")
+    assert "Back to the game" not in forged.text
