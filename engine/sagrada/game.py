@@ -613,7 +613,10 @@ class SagradaGame:
         state = replace(state, turn=turn, drafted=False, tool_used=False)
         if turn < len(order):
             return state
-        track = (*state.round_track, state.pool)
+        if self.rules.leftover_to_round_track or state.solo:
+            track, set_aside = (*state.round_track, state.pool), state.set_aside
+        else:
+            track, set_aside = state.round_track, state.set_aside + state.pool
         next_round = state.round + 1
         return replace(
             state,
@@ -621,6 +624,7 @@ class SagradaGame:
             turn=0,
             pool=(),
             round_track=track,
+            set_aside=set_aside,
             start_player=(state.start_player + 1) % len(state.players),
             skipping=(),
             to_draw=self.pool_size if next_round <= self.rules.rounds else 0,

@@ -51,6 +51,7 @@ class Rules:
     tool_set: ToolSet = ToolSet.OFFICIAL
     tokens_on_tool_return_to_last_user: bool = False  # text: a card's tokens go to its holder at the end
     tie_break: TieBreak = TieBreak.REVERSE_FINAL_ORDER
+    leftover_to_round_track: bool = True  # text: the round's leftover die is discarded (solo keeps its track)
     rounds: int = 10
     tool_cards: int = 3
     solo_empty_space_penalty: int = 3
@@ -76,6 +77,7 @@ TEXT = Rules(
     tool_set=ToolSet.GENERIC,
     tokens_on_tool_return_to_last_user=True,
     tie_break=TieBreak.SHARED,
+    leftover_to_round_track=False,
 )
 
 PRESETS: dict[str, Rules] = {r.name: r for r in (OFFICIAL, TEXT)}

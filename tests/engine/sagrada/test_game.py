@@ -254,6 +254,15 @@ def test_a_round_goes_out_and_back_then_the_leftover_goes_on_the_track_and_the_s
     assert game.violations(state) == []
 
 
+def test_under_the_text_rules_the_leftover_die_is_discarded_not_put_on_the_track() -> None:
+    game = SagradaGame(2, TEXT)
+    state = table(started(game), pool="r1")
+    while state.round == 1:
+        state = play(game, state, "pass")
+    assert state.round_track == () and dice("r1")[0] in state.set_aside
+    assert game.violations(state) == []
+
+
 @pytest.mark.parametrize(("players", "start", "next_start"), [(3, 2, 0), (4, 3, 0), (2, 0, 1), (1, 0, 0)])
 def test_the_start_player_passes_clockwise_each_round(players: int, start: int, next_start: int) -> None:
     game = SagradaGame(players)
