@@ -278,46 +278,30 @@ def ghost_texture(look: DieLook, value: int, size: int, strength: float) -> Imag
     return texture
 
 
-def composite(
-    canvas: Image,
-    owner: NDArray[np.int32],
-    quad: FloatArray,
-    texture: Image,
-    tint: tuple[float, float, float] | None,
-    owner_id: int,
-) -> int:
-    """Warp a 5-channel `texture` onto image quadrilateral `quad` (where the texture's top-left, top-right,
-    bottom-right and bottom-left corners go) and blend it into `canvas`.
-
-    `tint` colours the light let through the texture's clear part; None for an opaque texture. Pixels the
-    texture covers by more than half are marked `owner_id` in `owner` (unless `owner_id` is negative);
-    returns how many pixels that was.
-    """
-    height, width = canvas.shape[:2]
-    low = quad.min(axis=0)
-    high = quad.max(axis=0)
-    x0, y0 = max(math.floor(low[0]) - 1, 0), max(math.floor(low[1]) - 1, 0)
-    x1, y1 = min(math.ceil(high[0]) + 2, width), min(math.ceil(high[1]) + 2, height)
-    if x1 <= x0 or y1 <= y0:
-        return 0
+def warp_texture(texture: Image, quad: FloatArray, origin: tuple[int, int], size: tuple[int, int]) -> Image:
+    """`texture` warped so that its top-left, top-right, bottom-right and bottom-left corners land on the
+    image quadrilateral `quad`, as a (rows, cols) = `size` window whose top-left pixel is image `origin`."""
     rows, cols = texture.shape[:2]
     source = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float32) - 0.5
-    target = (quad - np.array([x0, y0])).astype(np.float32)
+    target = (quad - np.array(origin)).astype(np.float32)
     homography = cv2.getPerspectiveTransform(source, target)
-    warped = cv2.warpPerspective(
-        texture, homography, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT
+    return np.asarray(
+        cv2.warpPerspective(
+            texture, homography, (size[1], size[0]), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT
+        ),
+        np.float32,
     )
-    region = canvas[y0:y1, x0:x1]
+
+
+def blend(region: Image, layer: Image, tint: tuple[float, float, float] | None) -> None:
+    """Lay a warped 5-channel `layer` over the image `region` of the same size, in place.
+
+    `tint` colours the light let through the layer's clear part; None for an opaque layer."""
     if tint is None:
-        region *= 1.0 - warped[..., 3:4]
+        region *= 1.0 - layer[..., 3:4]
     else:
-        region *= 1.0 - warped[..., 3:4] + warped[..., 4:5] * np.asarray(tint, np.float32)
-    region += warped[..., :3]
-    if owner_id < 0:
-        return 0
-    covered = warped[..., 3] > 0.5
-    np.copyto(owner[y0:y1, x0:x1], owner_id, where=covered)
-    return int(np.count_nonzero(covered))
+        region *= 1.0 - layer[..., 3:4] + layer[..., 4:5] * np.asarray(tint, np.float32)
+    region += layer[..., :3]
 
 
 def texture_size(quad: FloatArray) -> int:
@@ -345,36 +329,57 @@ def draw_box(
 ) -> tuple[FloatArray, int]:
     """Draw `box` (a die when `values` gives each canonical face's value, else blank) into `canvas`.
 
-    Face f's pixels are marked `owner_base + f` in `owner`. Returns the image corners of the uppermost face
-    in texture order and how many pixels that face covered when drawn.
+    The uppermost face's pixels are marked `owner_base + up_face` in `owner` and the sides' `owner_base + 6`.
+    Returns the image corners of the uppermost face in texture order and how many pixels it covered.
     """
     visible = box.faces_toward(camera.center)
     up = box.up_face
     quads = camera.project(box.all_face_corners.reshape(-1, 3)).reshape(6, 4, 2)
-    if look.opacity < 1.0 and values is not None and look.pips:
+    height, width = canvas.shape[:2]
+    low, high = quads.reshape(-1, 2).min(axis=0), quads.reshape(-1, 2).max(axis=0)
+    x0, y0 = max(math.floor(low[0]) - 1, 0), max(math.floor(low[1]) - 1, 0)
+    x1, y1 = min(math.ceil(high[0]) + 2, width), min(math.ceil(high[1]) + 2, height)
+    if x1 <= x0 or y1 <= y0:
+        return quads[up], 0
+    origin, size = (x0, y0), (y1 - y0, x1 - x0)
+    region = canvas[y0:y1, x0:x1]
+    tint = look.tint if look.opacity < 1.0 else None
+    if tint is not None and values is not None and look.pips:
         # The pips behind a translucent body: always the bottom face's, the hidden sides' on larger dice.
         seen_through = [up ^ 1]
         if texture_size(quads[up]) >= GHOST_SIDES_FROM_PX:
             seen_through += [f for f in range(6) if f not in visible and f != up ^ 1]
-        for face in seen_through:
-            size = texture_size(quads[face])
-            ghost = ghost_texture(look, values[face], size, strength=0.25 * (1.0 - look.opacity) + 0.1)
-            composite(canvas, owner, quads[face], ghost, look.tint, -1)
-    top_area = 0
-    tint = look.tint if look.opacity < 1.0 else None
+        strength = 0.25 * (1.0 - look.opacity) + 0.1
+        ghosts = sum(
+            warp_texture(
+                ghost_texture(look, values[f], texture_size(quads[f]), strength), quads[f], origin, size
+            )
+            for f in seen_through
+        )
+        blend(region, np.asarray(ghosts, np.float32), tint)
+    layer: Image | None = None
+    top_covered: NDArray[np.bool_] | None = None
     for face in visible:
-        quad = quads[face]
         lambert = max(float(np.dot(box.face_normals[face], light)), 0.0)
         shade = ambient + (1.0 - ambient) * lambert
+        value = None if values is None else values[face]
         texture = face_texture(
-            look,
-            None if values is None else values[face],
-            texture_size(quad),
-            shade,
-            rng,
-            glare if face == up else None,
+            look, value, texture_size(quads[face]), shade, rng, glare if face == up else None
         )
-        area = composite(canvas, owner, quad, texture, tint, owner_base + face)
+        warped = warp_texture(texture, quads[face], origin, size)
         if face == up:
-            top_area = area
+            top_covered = warped[..., 3] > 0.5
+        if layer is None:
+            layer = warped
+        else:
+            layer += warped
+    if layer is None:
+        return quads[up], 0
+    blend(region, layer, tint)
+    owned = owner[y0:y1, x0:x1]
+    np.copyto(owned, owner_base + 6, where=layer[..., 3] > 0.5)
+    if top_covered is None:
+        return quads[up], 0
+    np.copyto(owned, owner_base + up, where=top_covered)
+    top_area = int(np.count_nonzero(top_covered))
     return quads[up], top_area

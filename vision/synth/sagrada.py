@@ -359,7 +359,7 @@ def _loose_dice(
     loose: list[Placed] = []
     scene = replace(config.scene, marbled_probability=0.0)
     for _ in range(int(rng.integers(config.loose_dice[0], config.loose_dice[1] + 1))):
-        color = str(rng.choice(scene.colors))
+        color = scene.colors[int(rng.integers(len(scene.colors)))]
         value = int(rng.integers(1, 7))
         look, _ = sample_die_look(color, scene, rng)
         for _attempt in range(30):

@@ -149,14 +149,19 @@ def sample_camera(config: SceneConfig, rng: np.random.Generator) -> Camera:
     )
 
 
+def _pick(options: tuple[str, ...], rng: np.random.Generator) -> str:
+    """One of `options`, uniformly (cheaper than Generator.choice on a tuple of strings)."""
+    return options[int(rng.integers(len(options)))]
+
+
 def sample_die_look(color: str, config: SceneConfig, rng: np.random.Generator) -> tuple[DieLook, str]:
     """A die's appearance and its label colour."""
     translucent = rng.random() < config.translucent_probability
     label = color
     if rng.random() < config.marbled_probability:
         label = OTHER_COLOR
-        body = PALETTES[str(rng.choice(DIE_COLORS))].sample_bgr(rng, translucent=False)
-        marble: tuple[float, float, float] | None = PALETTES[str(rng.choice(DIE_COLORS))].sample_bgr(
+        body = PALETTES[_pick(DIE_COLORS, rng)].sample_bgr(rng, translucent=False)
+        marble: tuple[float, float, float] | None = PALETTES[_pick(DIE_COLORS, rng)].sample_bgr(
             rng, translucent=False
         )
         translucent = False
@@ -167,7 +172,7 @@ def sample_die_look(color: str, config: SceneConfig, rng: np.random.Generator) -
         marble = None
         light = palette.light
     if rng.random() < config.colored_pips_probability:
-        pip_kind = str(rng.choice(("gold", "red", "silver")))
+        pip_kind = _pick(("gold", "red", "silver"), rng)
     elif light or rng.random() < config.dark_pips_probability:
         pip_kind = "dark"
     else:
@@ -228,13 +233,13 @@ def fits(
         dx, dy = box.center[0] - other.box.center[0], box.center[1] - other.box.center[1]
         if dx * dx + dy * dy < reach * reach and not separated(box.footprint, other.box.footprint):
             return False
-    outline = camera.project(box.corners)
-    if outline.min() < 1 or outline[:, 0].max() > camera.width - 2 or outline[:, 1].max() > camera.height - 2:
+    corners = camera.project(box.all_face_corners.reshape(-1, 3))
+    if corners.min() < 1 or corners[:, 0].max() > camera.width - 2 or corners[:, 1].max() > camera.height - 2:
         return False
     if top_edge_px is None:
         return True
-    quad = camera.project(box.face_corners(box.up_face))
-    edge = float(np.sqrt(((np.roll(quad, -1, axis=0) - quad) ** 2).sum(axis=1)).mean())
+    quad = corners[4 * box.up_face : 4 * box.up_face + 4]
+    edge = float(np.sqrt(((quad[[1, 2, 3, 0]] - quad) ** 2).sum(axis=1)).mean())
     return top_edge_px[0] <= edge <= top_edge_px[1]
 
 
@@ -245,7 +250,7 @@ def place_dice(config: SceneConfig, camera: Camera, rng: np.random.Generator) ->
     typical_px = camera.focal / float(np.linalg.norm(camera.center))
     count = int(rng.integers(config.dice_count[0], config.dice_count[1] + 1))
     for _ in range(count):
-        color = str(rng.choice(config.colors))
+        color = _pick(config.colors, rng)
         value = int(rng.integers(1, 7))
         look, label = sample_die_look(color, config, rng)
         size = rng.uniform(0.78, 1.25) if mixed else rng.uniform(0.97, 1.03)
@@ -294,7 +299,7 @@ def paint_table(config: SceneConfig, camera: Camera, rng: np.random.Generator) -
     ground = camera.backproject(corners)
     x0, y0 = ground.min(axis=0) - 0.5
     x1, y1 = ground.max(axis=0) + 0.5
-    kind = str(rng.choice(config.backgrounds))
+    kind = _pick(config.backgrounds, rng)
     px_per_unit = min(max(w, h) / max(x1 - x0, y1 - y0), 64.0) * PAINT_SCALE.get(kind, 0.5)
     canvas_w = max(math.ceil((x1 - x0) * px_per_unit), 8)
     canvas_h = max(math.ceil((y1 - y0) * px_per_unit), 8)
