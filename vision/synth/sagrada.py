@@ -270,7 +270,8 @@ def _window_camera(config: SagradaConfig, rng: np.random.Generator) -> Camera:
     grid_px = rng.uniform(*config.window_px)
     unit_px = grid_px / GRID_WIDTH
     widest_focal = (max(scene.width, scene.height) / 2.0) / math.tan(math.radians(40.0))
-    distance = max(math.exp(rng.uniform(math.log(12.0), math.log(45.0))), widest_focal / unit_px)
+    # 25-80 cm from a card about 11 cm wide: people step back to get the whole window in the picture.
+    distance = max(math.exp(rng.uniform(math.log(15.0), math.log(50.0))), widest_focal / unit_px)
     return look_at_table(
         width=scene.width,
         height=scene.height,
@@ -375,9 +376,15 @@ def _loose_dice(
 
 
 def _draw_card(
-    image: Image, camera: Camera, card: _Card, lighting: Lighting, rng: np.random.Generator
+    image: Image,
+    camera: Camera,
+    card: _Card,
+    lighting: Lighting,
+    glare_probability: float,
+    rng: np.random.Generator,
 ) -> None:
-    """The card's dark edge as its silhouette, then its printed face warped onto its top."""
+    """The card's dark edge as its silhouette, then its printed face warped onto its top, sometimes with
+    the soft reflection of a lamp on its glossy print."""
     silhouette = cv2.convexHull((camera.project(card.box.corners) * 16).astype(np.int32))
     edge = 0.05 * lighting.ambient
     cv2.fillConvexPoly(image, silhouette, (edge, edge, edge), cv2.LINE_AA, 4)
@@ -401,6 +408,18 @@ def _draw_card(
         flags=cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_TRANSPARENT,
     )
+    if rng.random() < glare_probability * 0.6:
+        weights = rng.dirichlet(np.ones(4))
+        center = weights @ (top - [x0, y0])
+        radius = span * rng.uniform(0.08, 0.35)
+        xs = np.arange(region.shape[1], dtype=np.float32)
+        ys = np.arange(region.shape[0], dtype=np.float32)
+        blob = np.outer(
+            np.exp(-(((ys - center[1]) / radius) ** 2)), np.exp(-(((xs - center[0]) / radius) ** 2))
+        )
+        inside = np.zeros(region.shape[:2], np.float32)
+        cv2.fillConvexPoly(inside, np.round((top - [x0, y0]) * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
+        region += (np.float32(rng.uniform(0.15, 0.6)) * blob * inside)[..., None]
 
 
 def render_window_scene(
@@ -431,7 +450,7 @@ def render_window_scene(
     card_solids = [Placed(card.box, _card_look(), None, "") for card in cards]
     cast_shadows(image, camera, card_solids + dice, lighting.direction, rng)
     for card in cards:
-        _draw_card(image, camera, card, lighting, rng)
+        _draw_card(image, camera, card, lighting, config.scene.glare_probability, rng)
     labels = draw_objects(image, camera, dice, lighting, config.scene.glare_probability, rng)
     windows = []
     position = 0

@@ -189,10 +189,10 @@ def sample_die_look(color: str, config: SceneConfig, rng: np.random.Generator) -
         pip=PIP_COLORS[pip_kind].sample_bgr(rng),
         opacity=opacity,
         tint=(float(tint[0]), float(tint[1]), float(tint[2])),
-        # Pip sizes and spreads come in steps so that the cached pip masks get reused.
-        corner_radius=round(rng.uniform(0.05, 0.28), 2),
-        pip_radius=0.075 + 0.005 * int(rng.integers(9)),
-        pip_spread=0.22 + 0.01 * int(rng.integers(8)),
+        # Corner, pip size and spread come in steps so that the cached masks get reused.
+        corner_radius=0.05 + 0.03 * int(rng.integers(8)),
+        pip_radius=0.075 + 0.01 * int(rng.integers(5)),
+        pip_spread=0.22 + 0.02 * int(rng.integers(4)),
         bevel=rng.uniform(-0.2, 0.45),
         marble=marble,
     )
