@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import permutations
 from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
 from companion_app.history import Capture, Player
-from engine.core import EngineError, Violation
+from engine.core import EngineError, IllegalMove, Violation
 from engine.sagrada.objectives import PUBLIC_OBJECTIVES, PrivateObjective, public_objectives
 from engine.sagrada.rules import PRESETS, Rules, TieBreak, rules_named
 from engine.sagrada.scoring import ScoreBreakdown, score_window
@@ -27,7 +28,9 @@ from engine.sagrada.window import (
     Pattern,
     Window,
     find_pattern,
+    legal_placements,
     official_patterns,
+    placement_error,
 )
 
 KIND = "sagrada"
@@ -139,11 +142,17 @@ def checked_correction(cell: str, color: str, value: str, absent: bool) -> tuple
     """A correction's space and die in the engine's notation (None: the space is empty)."""
     try:
         space = Cell.parse(cell)
-        if absent:
-            return str(space), None
-        if not value.isdigit():
-            raise ReadingError(f"a die needs a value from 1 to 6, got {value!r}")
-        return str(space), str(Die(Color.parse(color), int(value)))
+    except EngineError as error:
+        raise ReadingError(str(error)) from None
+    return str(space), None if absent else str(pool_die(color, value))
+
+
+def pool_die(color: str, value: str) -> Die:
+    """A die named on a form by its colour and value."""
+    if not value.isdigit():
+        raise ReadingError(f"a die needs a value from 1 to 6, got {value!r}")
+    try:
+        return Die(Color.parse(color), int(value))
     except EngineError as error:
         raise ReadingError(str(error)) from None
 
@@ -178,6 +187,7 @@ class PlayerWindow:
     unread: str | None  # why the latest capture holds no window
     score: ScoreBreakdown | None
     spaces: tuple[Space, ...]
+    changes: tuple[Change, ...]  # since the player's previous capture
 
     @property
     def rows(self) -> list[tuple[Space, ...]]:
@@ -203,17 +213,18 @@ def captured_window(capture: Capture) -> Window | None:
 def player_windows(
     setup: dict[str, Any], players: Sequence[Player], captures: Sequence[Capture]
 ) -> list[PlayerWindow]:
-    """Every player's latest window, scored under the game's rules."""
+    """Every player's latest window, scored under the game's rules, with what changed since the one before."""
     rules = rules_named(setup["ruleset"])
     cards = public_objectives(setup["public_objectives"])
-    latest = {c.player_id: c for c in captures}
     views = []
     for player in players:
         pattern = find_pattern(player.setup["pattern"])
         private = PrivateObjective.parse(player.setup["private_objective"])
-        capture = latest.get(player.id)
+        own = [c for c in captures if c.player_id == player.id]
+        capture = own[-1] if own else None
         window = captured_window(capture) if capture is not None else None
         score = None
+        changes: tuple[Change, ...] = ()
         if window is not None and capture is not None:
             tokens = capture.reading.get("favor_tokens")
             score = score_window(
@@ -224,22 +235,84 @@ def player_windows(
                 favor_tokens=player.setup["favor_tokens"] if tokens is None else tokens,
                 rules=rules,
             )
+            earlier = (w for c in reversed(own[:-1]) if (w := captured_window(c)) is not None)
+            changes = changes_since(next(earlier, None), window, pattern, player.name)
         unread = None
         if capture is not None and window is None:
             unread = str(capture.reading.get("message", "nothing was read from this capture"))
         views.append(
             PlayerWindow(
-                player,
-                pattern,
-                private,
-                capture,
-                window,
-                unread,
-                score,
-                _spaces(pattern, window, score, capture),
+                player=player,
+                pattern=pattern,
+                private_objective=private,
+                capture=capture,
+                window=window,
+                unread=unread,
+                score=score,
+                spaces=_spaces(pattern, window, score, capture),
+                changes=changes,
             )
         )
     return views
+
+
+@dataclass(frozen=True)
+class Change:
+    """One difference from the player's previous window, and the rule it breaks (None: allowed)."""
+
+    text: str
+    problem: str | None
+    checked: bool = True  # False for a summary the rules were not applied to one die at a time
+
+
+MOST_PLACEMENTS_CHECKED = 4  # a round places at most two dice per player; beyond four, leave it to the audit
+
+
+def changes_since(before: Window | None, after: Window, pattern: Pattern, name: str) -> tuple[Change, ...]:
+    """The dice placed (each checked in the most lenient order it could have gone in) and the dice that
+    moved, changed or vanished, which Sagrada never allows, from one capture of a window to the next.
+    `before` is None for the player's first capture.
+    """
+    since = f"since {name}'s previous capture" if before is not None else f"in {name}'s first capture"
+    before = before if before is not None else Window()
+    changes = []
+    for cell, old in before.placed():
+        new = after[cell]
+        if new != old:
+            now = "was taken away" if new is None else f"changed to {new}"
+            changes.append(Change(f"{old} on {cell} {now}", "a placed die stays as it is for the whole game"))
+    placed = [(cell, die) for cell, die in after.placed() if before[cell] is None]
+    if len(placed) > MOST_PLACEMENTS_CHECKED:
+        return (*changes, Change(f"{len(placed)} new dice {since}: see the audit below", None, checked=False))
+    start = Window(tuple(after[c] if before[c] is not None else None for c in ALL_CELLS))
+    for (cell, die), error in _most_lenient_order(start, pattern, placed):
+        text = f"{name} placed a {die.color.label} {die.value} on {cell}"
+        changes.append(Change(text, error.message if error is not None else None))
+    return tuple(changes)
+
+
+def _most_lenient_order(
+    window: Window, pattern: Pattern, placed: Sequence[tuple[Cell, Die]]
+) -> list[tuple[tuple[Cell, Die], IllegalMove | None]]:
+    """The placement order that breaks the fewest rules, each placement with its error (or None)."""
+    best: list[tuple[tuple[Cell, Die], IllegalMove | None]] = []
+    for order in permutations(placed):
+        current, checked = window, []
+        for cell, die in order:
+            checked.append(((cell, die), placement_error(current, pattern, cell, die)))
+            current = current.with_die(cell, die)
+        if not best or _errors(checked) < _errors(best):
+            best = checked
+    return best
+
+
+def _errors(checked: Sequence[tuple[object, IllegalMove | None]]) -> int:
+    return sum(error is not None for _, error in checked)
+
+
+def legal_spaces(window: Window | None, pattern: Pattern, die: Die) -> list[str]:
+    """Every empty space where `die` may go now: the hint for a die in the draft pool."""
+    return [str(cell) for cell in legal_placements(window or Window(), pattern, die)]
 
 
 def _spaces(

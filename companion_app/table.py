@@ -30,6 +30,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from companion_app import history, sagrada_table
 from companion_app.history import Game, HistoryError, Player
 from companion_app.photos import PhotoRejected, decode_photo, keep_photo
+from engine.sagrada.window import Color
 
 bp = Blueprint("table", __name__, url_prefix="/g/<token>")
 
@@ -70,6 +71,7 @@ def page_context(game: Game) -> dict[str, object]:
         "ended": history.has_ended(game),
         "last_event_id": history.last_event_id(game),
         "recent_events": history.events_after(game, 0)[-8:][::-1],
+        "die_colors": tuple(Color),
     }
 
 
@@ -80,7 +82,6 @@ def game(token: str) -> str:
         "game.html",
         join_url=join_url(game),
         submission=secrets.token_urlsafe(24),
-        colours=sagrada_table.setup_choices().private_objectives,
         **page_context(game),
     )
 
@@ -98,6 +99,19 @@ def join_qr(token: str) -> Response:
     buffer = io.BytesIO()
     image.save(buffer)
     return Response(buffer.getvalue(), mimetype="image/svg+xml")
+
+
+@bp.get("/hints")
+def hints(token: str) -> dict[str, object]:
+    """Every empty space of a player's window where a die from the draft pool may go now."""
+    game = load_game(token)
+    player = _player(game, request.args.get("seat", ""))
+    try:
+        die = sagrada_table.pool_die(request.args.get("color", ""), request.args.get("value", ""))
+    except sagrada_table.ReadingError as error:
+        abort(400, description=f"No hint for that die: {error}.")
+    [view] = sagrada_table.player_windows(game.setup, [player], history.captures(game))
+    return {"die": str(die), "cells": sagrada_table.legal_spaces(view.window, view.pattern, die)}
 
 
 @bp.post("/captures")

@@ -66,12 +66,38 @@
     }
   });
   panel.addEventListener("submit", async (event) => {
+    const hint = event.target.closest("form.hint");
+    if (hint) {
+      event.preventDefault();
+      showHint(hint);
+      return;
+    }
     const form = event.target.closest("form.undo");
     if (!form) return;
     event.preventDefault();
     const problem = await postInBackground(form, event.submitter);
     if (problem !== null) alert(problem);
   });
+
+  // Hints: light up every space where the chosen die may go, and name them in words too.
+  async function showHint(form) {
+    const card = form.closest(".window-card");
+    const result = form.querySelector(".hint-result");
+    const response = await fetch(`${form.action}?${new URLSearchParams(new FormData(form))}`);
+    for (const space of card.querySelectorAll(".space.may-go")) space.classList.remove("may-go");
+    if (!response.ok) {
+      result.textContent = `No hint (error ${response.status}).`;
+      return;
+    }
+    const answer = await response.json();
+    for (const cell of answer.cells) {
+      const space = card.querySelector(`.space[data-cell="${cell}"]`);
+      if (space) space.classList.add("may-go");
+    }
+    result.textContent = answer.cells.length
+      ? `${answer.die.toUpperCase()} can go on ${answer.cells.join(", ")}`
+      : `${answer.die.toUpperCase()} can go nowhere`;
+  }
 
   for (const form of document.querySelectorAll("form[data-confirm]")) {
     form.addEventListener("submit", (event) => {

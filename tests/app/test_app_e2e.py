@@ -110,6 +110,13 @@ def test_two_phones_play_a_sagrada_game(browser: Browser, server_url: str, tmp_p
         space = page.locator("#seat-1 button[data-cell=r1c1]")
         expect(space).to_have_attribute("aria-label", "r1c1: red 5", timeout=WAIT_MS)
 
+    bo_first = first.locator("#seat-2")
+    bo_first.locator("select[name=color]").select_option("r")
+    bo_first.locator("select[name=value]").select_option("1")
+    bo_first.get_by_role("button", name="Show").click()
+    expect(bo_first.locator(".hint-result")).to_contain_text("R1 can go on r1c")
+    expect(bo_first.locator(".space.may-go").first).to_be_visible()
+
     photo = tmp_path / "table.png"
     photo.write_bytes(png_bytes())
     second.select_option("select[name=player]", label="<b>Bo</b>")
