@@ -15,6 +15,10 @@ MAX_NAME_LENGTH = 40
 PLAYER_COLOURS = ("red", "blue", "green", "yellow", "purple", "orange", "black", "white")
 
 
+class PlayerError(ValueError):
+    """A player's name or colour on the new-game form is missing or not allowed."""
+
+
 @dataclass(frozen=True)
 class GameKind:
     """A game the companion knows; `ready` once its pages are wired end to end."""
@@ -64,10 +68,6 @@ def create_game(kind: str) -> Response | tuple[str, int]:
     ]
     game = history.create_game(game_kind.key, game_setup, players)
     return redirect(url_for("table.game", token=game.token), code=303)
-
-
-class PlayerError(ValueError):
-    """A player's name or colour on the new-game form is missing or not allowed."""
 
 
 def _seated_players() -> list[tuple[int, str, str]]:

@@ -53,11 +53,10 @@ def load_game(token: str) -> Game:
 
 def join_url(game: Game) -> str:
     """The link a phone at the table opens: on the LAN address when the server knows it."""
-    public = current_app.config.get("PUBLIC_URL")
-    path = url_for("table.game", token=game.token)
-    return (
-        f"{public.rstrip('/')}{path}" if public else url_for("table.game", token=game.token, _external=True)
-    )
+    public: str | None = current_app.config.get("PUBLIC_URL")
+    if not public:
+        return url_for("table.game", token=game.token, _external=True)
+    return public.rstrip("/") + url_for("table.game", token=game.token)
 
 
 def page_context(game: Game) -> dict[str, object]:
@@ -176,13 +175,10 @@ def correct(token: str, capture_id: int) -> BaseResponse:
         )
     except sagrada_table.ReadingError as error:
         abort(400, description=f"The correction could not be used: {error}.")
-    who = _owner(game, capture).name
-    history.add_correction(
-        game, capture.id, cell, die, f"{who}: {cell} set to {sagrada_table.describe_die(die)}"
-    )
-    return redirect(
-        url_for("table.game", token=token, _anchor=f"seat-{_owner(game, capture).seat}"), code=303
-    )
+    owner = _owner(game, capture)
+    summary = f"{owner.name}: {cell} set to {sagrada_table.describe_die(die)}"
+    history.add_correction(game, capture.id, cell, die, summary)
+    return redirect(url_for("table.game", token=token, _anchor=f"seat-{owner.seat}"), code=303)
 
 
 @bp.post("/captures/<int:capture_id>/undo")
