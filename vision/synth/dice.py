@@ -357,6 +357,12 @@ def draw_box(
             for f in seen_through
         )
         blend(region, np.asarray(ghosts, np.float32), tint)
+    if look.corner_radius >= 0.5:
+        # A disc: its flat sides would show as straight bands, so lay its bottom (in shadow) under its top
+        # instead; together they read as a short cylinder.
+        bottom = face_texture(look, None, texture_size(quads[up ^ 1]), ambient, rng)
+        blend(region, warp_texture(bottom, quads[up ^ 1], origin, size), None)
+        visible = [up]
     layer: Image | None = None
     top_covered: NDArray[np.bool_] | None = None
     for face in visible:

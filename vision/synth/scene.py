@@ -200,13 +200,19 @@ def sample_die_look(color: str, config: SceneConfig, rng: np.random.Generator) -
 
 
 def _distractor(rng: np.random.Generator, x: float, y: float, yaw: float) -> tuple[Box, DieLook]:
-    """A pipless cube or a flat token: looks like a die from afar, must not be detected as one."""
+    """A pipless cube, a flat square token or a disc: like a die from afar, and must not be taken for one."""
     rotation = die_rotation(1, yaw)
-    if rng.random() < 0.5:
+    kind = rng.random()
+    corner_radius = rng.uniform(0.0, 0.2)
+    if kind < 0.45:
         size = rng.uniform(0.5, 1.3)
         half = np.full(3, size / 2)
-    else:
+    elif kind < 0.8:
         half = np.array([rng.uniform(0.25, 0.9), rng.uniform(0.25, 0.9), rng.uniform(0.04, 0.2)])
+    else:
+        radius = rng.uniform(0.3, 0.8)
+        half = np.array([radius, radius, rng.uniform(0.04, 0.15)])
+        corner_radius = 0.5
     box = Box(np.array([x, y, half[2]]), half, rotation)
     body = hsv_to_bgr(rng.uniform(0, 180), rng.uniform(0, 1), rng.uniform(0.15, 1))
     look = DieLook(
@@ -214,7 +220,7 @@ def _distractor(rng: np.random.Generator, x: float, y: float, yaw: float) -> tup
         pip=body,
         opacity=1.0,
         tint=(0.0, 0.0, 0.0),
-        corner_radius=rng.uniform(0.0, 0.2),
+        corner_radius=corner_radius,
         pip_radius=0.1,
         pip_spread=0.25,
         bevel=rng.uniform(-0.1, 0.3),
@@ -311,6 +317,19 @@ def paint_table(config: SceneConfig, camera: Camera, rng: np.random.Generator) -
     )
 
 
+_CIRCLE = np.array([[math.cos(a), math.sin(a)] for a in np.linspace(0, 2 * math.pi, 16, endpoint=False)])
+
+
+def _silhouette_points(placed: Placed) -> FloatArray:
+    """Points whose hull is the object: a box's corners, or two rings for a disc (fully rounded corners)."""
+    box = placed.box
+    if placed.look.corner_radius < 0.5:
+        return box.corners
+    ring = box.center[:2] + _CIRCLE * box.half_extents[0]
+    low, high = box.center[2] - box.half_extents[2], box.center[2] + box.half_extents[2]
+    return np.vstack((np.column_stack((ring, np.full(16, low))), np.column_stack((ring, np.full(16, high)))))
+
+
 def cast_shadows(
     image: Image, camera: Camera, objects: list[Placed], light: FloatArray, rng: np.random.Generator
 ) -> None:
@@ -323,16 +342,14 @@ def cast_shadows(
     along = -light[:2] / max(light[2], 0.2)
     ordered = sorted(objects, key=lambda placed: placed.look.opacity)
     for placed in ordered:
-        corners = placed.box.corners
+        corners = _silhouette_points(placed)
         ground = corners.copy()
         ground[:, :2] += corners[:, 2:3] * along
         ground[:, 2] = 0
         hull = cv2.convexHull((camera.project(np.vstack((corners, ground))) * scale * 16).astype(np.int32))
         cv2.fillConvexPoly(cast, hull, 1.0 - 0.55 * (1 - placed.look.opacity), cv2.LINE_AA, 4)
-        base = corners[corners[:, 2] < corners[:, 2].min() + 1e-6]
-        base = (base - placed.box.center) * np.array([1.08, 1.08, 0]) + placed.box.center * np.array(
-            [1, 1, 0]
-        )
+        base = corners[corners[:, 2] < corners[:, 2].min() + 1e-6].copy()
+        base[:, :2] = placed.box.center[:2] + (base[:, :2] - placed.box.center[:2]) * 1.08
         hull = cv2.convexHull((camera.project(base) * scale * 16).astype(np.int32))
         cv2.fillConvexPoly(contact, hull, 1.0, cv2.LINE_AA, 4)
     die_px = camera.focal / max(float(np.linalg.norm(camera.center)), 1.0) * scale

@@ -106,6 +106,15 @@ def paint_paper(height: int, width: int, px_per_unit: float, rng: np.random.Gene
         if style == 2:
             for x in np.arange(rng.uniform(0, spacing), width, spacing):
                 cv2.line(canvas, (int(x), 0), (int(x), height), ink.tolist(), thickness, cv2.LINE_AA)
+    if rng.random() < 0.4:
+        # A score sheet's printed die faces: pips without a die.
+        ink = _random_bgr(rng, (0.0, 0.7), (0.05, 0.5))
+        paper = canvas[0, 0].copy()
+        for _ in range(int(rng.integers(2, 12))):
+            center = (rng.uniform(0, width), rng.uniform(0, height))
+            size = rng.uniform(0.4, 1.2) * px_per_unit
+            icon_angle = rng.uniform(0, 2 * math.pi)
+            draw_die_icon(canvas, center, size, icon_angle, int(rng.integers(1, 7)), paper * 0.97, ink)
     return _mottle(canvas, px_per_unit, rng, 0.08, 4.0)
 
 
@@ -128,7 +137,7 @@ def paint_cloth(height: int, width: int, px_per_unit: float, rng: np.random.Gene
 
 
 def draw_die_icon(
-    canvas: NDArray[np.uint8],
+    canvas: NDArray[np.uint8] | Image,
     center: tuple[float, float],
     size: float,
     angle: float,
