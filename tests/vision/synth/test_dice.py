@@ -1,14 +1,17 @@
 import math
 
+import cv2
 import numpy as np
 import pytest
 
+from vision.synth.camera import look_at_table
 from vision.synth.dice import (
     CANONICAL_VALUES,
     PIP_LAYOUTS,
     DieLook,
     die_box,
     die_rotation,
+    draw_box,
     face_texture,
     pip_mask,
 )
@@ -91,3 +94,62 @@ def test_translucent_face_texture_lets_light_through_the_body_but_not_the_pips()
     texture = face_texture(look, 1, 64, 1.0, np.random.default_rng(0))
     assert texture[32, 32, 4] < 0.05  # the single pip is opaque
     assert texture[32, 12, 4] > 0.3
+
+
+def _render_single_die(value: int, yaw: float, tilt: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """A white die with black pips on black, drawn directly: (image, owner map, top quad, top owner id)."""
+    camera = look_at_table(
+        width=200, height=200, focal=1400.0, tilt_deg=tilt, azimuth_deg=30, roll_deg=50, distance=14
+    )
+    box = die_box(0.0, 0.0, 1.0, die_rotation(value, yaw))
+    look = DieLook(
+        body=(1.0, 1.0, 1.0),
+        pip=(0.0, 0.0, 0.0),
+        opacity=1.0,
+        tint=(0.0, 0.0, 0.0),
+        corner_radius=0.1,
+        pip_radius=0.1,
+        pip_spread=0.25,
+        bevel=0.0,
+    )
+    image = np.zeros((200, 200, 3), np.float32)
+    owner = np.full((200, 200), -1, np.int32)
+    quad, area = draw_box(
+        image,
+        owner,
+        camera,
+        box,
+        look,
+        CANONICAL_VALUES,
+        np.array([0.0, 0.0, 1.0]),
+        1.0,
+        np.random.default_rng(0),
+        8,
+    )
+    assert area > 0
+    return image, owner, quad, 8 + box.up_face
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_the_labelled_top_face_is_where_the_top_face_is_drawn(value: int) -> None:
+    _, owner, quad, top_id = _render_single_die(value, yaw=0.5 + value, tilt=25.0)
+    drawn = owner == top_id
+    label = np.zeros_like(drawn, np.uint8)
+    cv2.fillConvexPoly(label, np.round(quad * 16).astype(np.int32), 1, cv2.LINE_8, 4)
+    overlap = np.logical_and(drawn, label > 0).sum() / np.logical_or(drawn, label > 0).sum()
+    assert overlap > 0.93
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_rectifying_the_labelled_top_face_shows_the_printed_pip_layout(value: int) -> None:
+    image, _, quad, _ = _render_single_die(value, yaw=1.1 * value, tilt=30.0)
+    square = np.array([[0, 0], [60, 0], [60, 60], [0, 60]], np.float32)
+    face = cv2.warpPerspective(
+        image[..., 0], cv2.getPerspectiveTransform(quad.astype(np.float32), square), (60, 60)
+    )
+    pips = (face < 0.4).astype(np.uint8)
+    pips[:6], pips[-6:], pips[:, :6], pips[:, -6:] = 0, 0, 0, 0  # the face's rounded rim
+    count, _, _, centroids = cv2.connectedComponentsWithStats(pips)
+    assert count - 1 == value
+    found = sorted(tuple(round((c - 30) / 15) for c in centroid) for centroid in centroids[1:])
+    assert found == sorted(PIP_LAYOUTS[value])
