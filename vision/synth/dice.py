@@ -156,6 +156,8 @@ class DieLook:
     marble: tuple[float, float, float] | None = None
     """A second body colour swirled through the first, for marbled dice."""
     pips: bool = True
+    rim: float = 0.0
+    """White sheen along the rounded edges: the light they reflect towards the camera."""
 
 
 @cache
@@ -245,6 +247,8 @@ def face_texture(
         colour = body_light[..., None] * (base + swirl * (np.asarray(look.marble, np.float32) - base))
     if pips is not None:
         colour += pips[..., None] * (light[..., None] * np.asarray(look.pip, np.float32) - colour)
+    if look.rim > 0:
+        colour += (np.float32(look.rim * shade) * edge * edge)[..., None]
     opacity: Image | None = None
     if look.opacity < 1.0:
         solid = edge * 0.6 if pips is None else np.maximum(pips, edge * 0.6)

@@ -131,12 +131,12 @@ def separated(first: FloatArray, second: FloatArray) -> bool:
 
 
 def sample_camera(config: SceneConfig, rng: np.random.Generator) -> Camera:
-    """A pose a phone or webcam might take: 10-40 die edges (16-65 cm) away, field of view at most 80 degrees
+    """A pose a phone or webcam might take: 10-60 die edges (16-95 cm) away, field of view at most 80 degrees
     (a narrower one stands for a crop of a larger photo), die size drawn log-uniformly from the range."""
     low, high = config.die_size_px
     die_px = math.exp(rng.uniform(math.log(low), math.log(high)))
     widest_focal = (max(config.width, config.height) / 2.0) / math.tan(math.radians(40.0))
-    distance = max(math.exp(rng.uniform(math.log(10.0), math.log(40.0))), widest_focal / die_px)
+    distance = max(math.exp(rng.uniform(math.log(10.0), math.log(60.0))), widest_focal / die_px)
     return look_at_table(
         width=config.width,
         height=config.height,
@@ -195,6 +195,7 @@ def sample_die_look(color: str, config: SceneConfig, rng: np.random.Generator) -
         pip_spread=0.22 + 0.02 * int(rng.integers(4)),
         bevel=rng.uniform(-0.2, 0.45),
         marble=marble,
+        rim=rng.uniform(0.05, 0.4) if rng.random() < 0.6 else 0.0,
     )
     return look, label
 
@@ -382,7 +383,7 @@ def photograph(image: Image, config: SceneConfig, rng: np.random.Generator) -> N
     field = cv2.resize(coarse, (32, 32), interpolation=cv2.INTER_CUBIC)
     ys, xs = np.mgrid[-1:1:32j, -1:1:32j].astype(np.float32)
     field *= 1 - rng.uniform(0, 0.25) * (xs**2 + ys**2) / 2
-    gains = rng.uniform(0.88, 1.12, 3).astype(np.float32) * np.float32(rng.uniform(0.75, 1.2) * 255.0)
+    gains = rng.uniform(0.92, 1.08, 3).astype(np.float32) * np.float32(rng.uniform(0.75, 1.2) * 255.0)
     image *= cv2.resize(field[..., None] * gains, (w, h), interpolation=cv2.INTER_LINEAR)
     if rng.random() < config.motion_blur_probability:
         length = max(3, int(rng.uniform(0.004, 0.015) * max(w, h)))
