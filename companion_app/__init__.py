@@ -21,6 +21,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         PHOTO_FOLDER=str(instance / "photos"),
         MAX_CONTENT_LENGTH=25 * 1024 * 1024,
         MAX_IMAGE_PIXELS=50_000_000,
+        PHOTO_READERS={},  # game key -> function from a decoded photo to that game's reading
         PUBLIC_URL=None,  # the LAN address phones reach the server by, for join links and QR codes
         LIVE_POLL_SECONDS=0.2,
         LIVE_STREAM_SECONDS=300.0,

@@ -2,6 +2,11 @@
 
 Photos are stored under the instance folder by the SHA-256 of their bytes, written to a temporary name and
 renamed into place, so two phones sending at once never overwrite each other and a crash leaves no half file.
+Next to each photo goes a small JPEG preview made from the decoder's reduced pixels, which is what the
+phones load; the full photo is one tap away.
+
+Reading a photo is a plug-in per game: `PHOTO_READERS` in the app config maps a game's key to a function
+from the decoded image to that game's reading. A game with no reader keeps the photo unread.
 """
 
 from __future__ import annotations
@@ -9,12 +14,20 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+import cv2
 
 from vision.decode import DecodedImage, DecodeLimits, decode_image
 from vision.errors import VisionError
 
 SUFFIXES = {"JPEG": ".jpg", "PNG": ".png", "WebP": ".webp", "BMP": ".bmp"}
+PREVIEW_SUFFIX = ".preview.jpg"
+PREVIEW_QUALITY = 80
+
+PhotoReader = Callable[[DecodedImage], dict[str, Any]]
 
 
 class PhotoRejected(ValueError):
@@ -31,12 +44,24 @@ def decode_photo(data: bytes, max_bytes: int, max_pixels: int) -> DecodedImage:
         raise PhotoRejected(str(error)) from None
 
 
-def keep_photo(data: bytes, image_format: str, folder: Path) -> str:
-    """Store the bytes once and return the file's name under `folder`."""
-    name = hashlib.sha256(data).hexdigest() + SUFFIXES.get(image_format, ".img")
-    path = folder / name
-    if not path.exists():
-        partial = folder / f".{name}.{secrets.token_hex(8)}.part"
-        partial.write_bytes(data)
-        os.replace(partial, path)
+def keep_photo(data: bytes, decoded: DecodedImage, folder: Path) -> str:
+    """Store the bytes and their preview once; return the photo's file name under `folder`."""
+    name = hashlib.sha256(data).hexdigest() + SUFFIXES.get(decoded.image_format, ".img")
+    ok, preview = cv2.imencode(".jpg", decoded.pixels, [cv2.IMWRITE_JPEG_QUALITY, PREVIEW_QUALITY])
+    if not ok:
+        raise PhotoRejected("the photo decoded, but no preview could be made of it")
+    _write_once(folder / name, data)
+    _write_once(folder / preview_name(name), preview.tobytes())
     return name
+
+
+def preview_name(photo_file: str) -> str:
+    return photo_file.rsplit(".", 1)[0] + PREVIEW_SUFFIX
+
+
+def _write_once(path: Path, data: bytes) -> None:
+    if path.exists():
+        return
+    partial = path.with_name(f".{path.name}.{secrets.token_hex(8)}.part")
+    partial.write_bytes(data)
+    os.replace(partial, path)

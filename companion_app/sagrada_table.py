@@ -1,6 +1,7 @@
 """Sagrada at the table: the set-up choices (all read from the engine) and each player's window as scored.
 
-A Sagrada capture's reading is `{"window": <window notation> | null, "favor_tokens": int | null, ...}`;
+A Sagrada capture's reading is `{"window": <window notation> | null, "favor_tokens": int | null,
+"unsure": [<cell>, ...]}`, typed by a player or given by the photo reader;
 the corrections in force are laid over it, and the engine audits and scores the result.
 """
 
@@ -138,6 +139,21 @@ def typed_reading(text: str, favor_tokens: str) -> dict[str, Any]:
     return {"source": "typed", "window": str(window), "favor_tokens": tokens}
 
 
+def photo_reading(answer: dict[str, Any]) -> dict[str, Any]:
+    """A photo reader's answer, checked: `{"window": <notation>, "unsure": [<cell>, ...]}`, where `unsure`
+    names the spaces the reader is not sure of, for the players to confirm with a tap.
+    """
+    notation = answer.get("window")
+    if not isinstance(notation, str):
+        raise ReadingError("the photo reader gave no window")
+    try:
+        window = Window.parse(notation)
+        unsure = sorted({str(Cell.parse(str(cell))) for cell in answer.get("unsure", ())})
+    except EngineError as error:
+        raise ReadingError(f"the photo reader gave a malformed reading: {error}") from None
+    return {"source": "photo", "window": str(window), "favor_tokens": None, "unsure": unsure}
+
+
 def checked_correction(cell: str, color: str, value: str, absent: bool) -> tuple[str, str | None]:
     """A correction's space and die in the engine's notation (None: the space is empty)."""
     try:
@@ -173,6 +189,7 @@ class Space:
     restriction: str
     illegal: bool
     corrected: bool
+    unsure: bool  # the photo reader was not sure of this space and no one has confirmed it since
 
 
 @dataclass(frozen=True)
@@ -320,6 +337,7 @@ def _spaces(
 ) -> tuple[Space, ...]:
     illegal = set(score.illegal_dice) if score is not None else set()
     corrected = set(capture.corrected_cells()) if capture is not None else set()
+    unsure = set(capture.reading.get("unsure", ())) - corrected if capture is not None else set()
     return tuple(
         Space(
             cell=str(cell),
@@ -327,6 +345,7 @@ def _spaces(
             restriction=str(pattern.restriction(cell)),
             illegal=cell in illegal,
             corrected=str(cell) in corrected,
+            unsure=str(cell) in unsure,
         )
         for cell in ALL_CELLS
     )

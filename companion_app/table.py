@@ -10,6 +10,7 @@ import io
 import re
 import secrets
 from pathlib import Path
+from typing import Any
 
 import qrcode
 import qrcode.image.svg
@@ -24,13 +25,14 @@ from flask import (
     send_from_directory,
     url_for,
 )
-from werkzeug.datastructures import FileStorage
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion_app import history, sagrada_table
 from companion_app.history import Game, HistoryError, Player
-from companion_app.photos import PhotoRejected, decode_photo, keep_photo
+from companion_app.photos import PhotoReader, PhotoRejected, decode_photo, keep_photo, preview_name
 from engine.sagrada.window import Color
+from vision.decode import DecodedImage
+from vision.errors import VisionError
 
 bp = Blueprint("table", __name__, url_prefix="/g/<token>")
 
@@ -123,42 +125,66 @@ def add_capture(token: str) -> BaseResponse:
     if not SUBMISSION_KEY.fullmatch(submission):
         abort(400, description="The form has no submission key. Reload the game page and send again.")
     upload = request.files.get("photo")
-    has_photo = upload is not None and bool(upload.filename)
     typed = request.form.get("window", "").strip()
-    if not has_photo and not typed:
+    if (upload is None or not upload.filename) and not typed:
         abort(400, description="Choose a photo or type the window, then send again.")
-    reading = {"source": "photo", "window": None, "favor_tokens": None, "message": NO_PHOTO_READER}
     if typed:
         try:
             reading = sagrada_table.typed_reading(typed, request.form.get("favor_tokens", ""))
         except sagrada_table.ReadingError as error:
             abort(400, description=f"The typed window could not be read: {error}.")
-    photo = _keep_upload(upload) if upload is not None and has_photo else None
+    photo = None
+    if upload is not None and upload.filename:
+        data = upload.read()
+        decoded = _decoded_upload(data, upload.filename)
+        if not typed:
+            reading = _read_photo(game, decoded)
+        name = keep_photo(data, decoded, Path(current_app.config["PHOTO_FOLDER"]))
+        photo = (name, decoded.stored_width, decoded.stored_height)
     what = {(True, False): "a photo", (False, True): "a typed window", (True, True): "a photo and its window"}
-    summary = f"{player.name} sent {what[has_photo, bool(typed)]}"
+    summary = f"{player.name} sent {what[photo is not None, bool(typed)]}"
     history.add_capture(game, player, submission, reading, summary, photo)
     return redirect(url_for("table.game", token=token, _anchor=f"seat-{player.seat}"), code=303)
 
 
-def _keep_upload(upload: FileStorage) -> tuple[str, int, int]:
-    """Check the uploaded photo and store it: (file name, width, height as stored)."""
-    data = upload.read()
+def _decoded_upload(data: bytes, filename: str) -> DecodedImage:
     config = current_app.config
     try:
-        decoded = decode_photo(data, config["MAX_CONTENT_LENGTH"], config["MAX_IMAGE_PIXELS"])
+        return decode_photo(data, config["MAX_CONTENT_LENGTH"], config["MAX_IMAGE_PIXELS"])
     except PhotoRejected as error:
-        abort(400, description=f"The photo {upload.filename!r} was not accepted: {error}.")
-    name = keep_photo(data, decoded.image_format, Path(config["PHOTO_FOLDER"]))
-    return name, decoded.stored_width, decoded.stored_height
+        abort(400, description=f"The photo {filename!r} was not accepted: {error}.")
+
+
+def _read_photo(game: Game, decoded: DecodedImage) -> dict[str, Any]:
+    """The game's photo reader's reading, or an unread one that says why; the photo is kept either way."""
+    reader: PhotoReader | None = current_app.config["PHOTO_READERS"].get(game.kind)
+    if reader is None:
+        return {"source": "photo", "window": None, "favor_tokens": None, "message": NO_PHOTO_READER}
+    try:
+        return sagrada_table.photo_reading(reader(decoded))
+    except (VisionError, sagrada_table.ReadingError) as error:
+        message = f"The photo is kept, but it could not be read ({error}): type or tap in the window."
+        return {"source": "photo", "window": None, "favor_tokens": None, "message": message}
 
 
 @bp.get("/captures/<int:capture_id>/photo")
 def capture_photo(token: str, capture_id: int) -> BaseResponse:
-    game = load_game(token)
-    capture = _capture(game, capture_id)
+    """The photo as it was sent."""
+    return _send_photo(token, capture_id, preview=False)
+
+
+@bp.get("/captures/<int:capture_id>/preview")
+def capture_preview(token: str, capture_id: int) -> BaseResponse:
+    """A small JPEG of the photo, for phones to show without loading megabytes."""
+    return _send_photo(token, capture_id, preview=True)
+
+
+def _send_photo(token: str, capture_id: int, preview: bool) -> BaseResponse:
+    capture = _capture(load_game(token), capture_id)
     if capture.photo_file is None:
         abort(404, description=f"Capture {capture_id} was typed, so it has no photo.")
-    return send_from_directory(current_app.config["PHOTO_FOLDER"], capture.photo_file, max_age=86400)
+    name = preview_name(capture.photo_file) if preview else capture.photo_file
+    return send_from_directory(current_app.config["PHOTO_FOLDER"], name, max_age=86400)
 
 
 @bp.post("/captures/<int:capture_id>/corrections")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import sqlite3
 import threading
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion_app.db import SCHEMA_VERSION, SchemaMismatch, init_db
-from tests.app.conftest import CSRF, FINISHED_WINDOW, start_game
+from companion_app.photos import preview_name
+from tests.app.conftest import CSRF, FINISHED_WINDOW, png_bytes, start_game
 
 PHONES = 8
 
@@ -38,8 +41,9 @@ def test_a_file_from_a_newer_version_is_refused(tmp_path: Path) -> None:
         init_db(path)
 
 
-def phones_at_once(app: Flask, send: list[dict[str, str]], path: str) -> list[int]:
-    """Post each form from its own client and thread, all released at the same instant."""
+def phones_at_once(app: Flask, send: Sequence[Mapping[str, object]], path: str) -> list[int]:
+    """Post each form from its own client and thread, all released at the same instant. A photo is given as
+    bytes under "photo" and sent as a file upload."""
     barrier = threading.Barrier(len(send))
     statuses = [0] * len(send)
 
@@ -47,8 +51,11 @@ def phones_at_once(app: Flask, send: list[dict[str, str]], path: str) -> list[in
         client = app.test_client()
         with client.session_transaction() as session:
             session["csrf_token"] = CSRF
+        form = dict(send[index])
+        if isinstance(photo := form.get("photo"), bytes):
+            form["photo"] = (io.BytesIO(photo), "table.png")
         barrier.wait()
-        statuses[index] = client.post(f"{path}/captures", data=send[index]).status_code
+        statuses[index] = client.post(f"{path}/captures", data=form).status_code
 
     threads = [threading.Thread(target=phone, args=(i,)) for i in range(len(send))]
     for thread in threads:
@@ -89,3 +96,22 @@ def test_the_same_form_sent_twice_at_once_is_stored_once(app: Flask, client: Fla
     with sqlite3.connect(app.config["DATABASE"]) as db:
         assert db.execute("SELECT COUNT(*) FROM captures").fetchone() == (1,)
         assert db.execute("SELECT COUNT(*) FROM events WHERE kind = 'capture'").fetchone() == (1,)
+
+
+def test_phones_sending_the_same_photo_at_once_keep_one_file_and_every_capture(
+    app: Flask, client: FlaskClient
+) -> None:
+    path = start_game(client)
+    photo = png_bytes()
+    forms = [
+        {"csrf_token": CSRF, "submission": f"photo-{i:02d}-submission-key", "player": "1", "photo": photo}
+        for i in range(PHONES)
+    ]
+    assert phones_at_once(app, forms, path) == [303] * PHONES
+    with sqlite3.connect(app.config["DATABASE"]) as db:
+        files = {row[0] for row in db.execute("SELECT photo_file FROM captures")}
+        assert db.execute("SELECT COUNT(*) FROM captures").fetchone() == (PHONES,)
+    assert len(files) == 1
+    folder = Path(app.config["PHOTO_FOLDER"])
+    assert sorted(p.name for p in folder.iterdir()) == sorted([*files, preview_name(next(iter(files)))])
+    assert (folder / next(iter(files))).read_bytes() == photo

@@ -6,6 +6,8 @@ import io
 import re
 import sqlite3
 
+import cv2
+import numpy as np
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -22,6 +24,8 @@ from tests.app.conftest import (
     start_game,
     submission_key,
 )
+from vision.decode import DecodedImage
+from vision.errors import VisionError
 
 
 @pytest.fixture
@@ -198,9 +202,68 @@ def test_a_photo_is_kept_and_served_back(app: Flask, client: FlaskClient, game: 
     served = client.get(f"{game}/captures/{capture_id}/photo")
     assert served.status_code == 200
     assert served.data == photo
+    preview = client.get(f"{game}/captures/{capture_id}/preview")
+    assert preview.mimetype == "image/jpeg"
+    decoded = cv2.imdecode(np.frombuffer(preview.data, np.uint8), cv2.IMREAD_COLOR)
+    assert decoded is not None and decoded.shape == (48, 64, 3)
     page = client.get(game).text
+    assert f"/captures/{capture_id}/preview" in page
     assert "cannot read Sagrada dice from photos" in page
     assert "Ana sent a photo" in page
+
+
+def send_photo(client: FlaskClient, game: str) -> int:
+    form = photo_form(client, game, png_bytes())
+    return client.post(f"{game}/captures", data=form, content_type="multipart/form-data").status_code
+
+
+def test_a_plugged_in_photo_reader_fills_the_window_and_flags_unsure_dice(
+    app: Flask, client: FlaskClient, game: str
+) -> None:
+    seen: list[DecodedImage] = []
+
+    def reader(image: DecodedImage) -> dict[str, object]:
+        seen.append(image)
+        return {"window": FINISHED_WINDOW, "unsure": ["r2c2", "R1C1"]}
+
+    app.config["PHOTO_READERS"] = {"sagrada": reader}
+    assert send_photo(client, game) == 303
+    assert [(image.stored_width, image.stored_height) for image in seen] == [(64, 48)]
+    page = client.get(game).text
+    assert 'class="score-total"' in page
+    assert page.count(" unsure") == 2
+    assert 'aria-label="r2c2: blue 6 (unsure: tap to confirm)"' in page
+    [capture_id] = capture_ids(app)
+    assert correct(client, game, capture_id, cell="r2c2", color="b", value="6") == 303
+    assert client.get(game).text.count(" unsure") == 1
+
+
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        ({"window": None}, "the photo reader gave no window"),
+        ({"window": "r5 g2"}, "malformed reading: malformed window"),
+        ({"window": FINISHED_WINDOW, "unsure": ["r9c9"]}, "outside the window"),
+    ],
+)
+def test_a_photo_the_reader_cannot_use_is_kept_unread_with_the_reason(
+    app: Flask, client: FlaskClient, game: str, answer: dict[str, object], message: str
+) -> None:
+    app.config["PHOTO_READERS"] = {"sagrada": lambda _image: answer}
+    assert send_photo(client, game) == 303
+    assert len(capture_ids(app)) == 1
+    assert message in client.get(game).text
+
+
+def test_a_reader_that_finds_no_window_leaves_the_photo_to_the_players(
+    app: Flask, client: FlaskClient, game: str
+) -> None:
+    def reader(_image: DecodedImage) -> dict[str, object]:
+        raise VisionError("no Sagrada window found in the photo")
+
+    app.config["PHOTO_READERS"] = {"sagrada": reader}
+    assert send_photo(client, game) == 303
+    assert "could not be read (no Sagrada window found in the photo)" in client.get(game).text
 
 
 def test_a_photo_with_its_window_typed_is_scored(app: Flask, client: FlaskClient, game: str) -> None:
@@ -242,9 +305,10 @@ def test_a_50_mb_upload_gets_a_413_page(app: Flask, client: FlaskClient, game: s
 def test_a_typed_capture_has_no_photo(app: Flask, client: FlaskClient, game: str) -> None:
     send_window(client, game)
     [capture_id] = capture_ids(app)
-    response = client.get(f"{game}/captures/{capture_id}/photo")
-    assert response.status_code == 404
-    assert "has no photo" in response.text
+    for kind in ("photo", "preview"):
+        response = client.get(f"{game}/captures/{capture_id}/{kind}")
+        assert response.status_code == 404
+        assert "has no photo" in response.text
 
 
 def test_correcting_a_die_rescores_and_undo_brings_it_back(
