@@ -1,0 +1,1 @@
+"""Run Buster at the table: the printed mat, finding it in a photo, reading its dice as a position."""

@@ -1,0 +1,110 @@
+"""Recognised dice to zones: each die's place on the mat decides whose hand or roll it belongs to.
+
+A die is mapped to the mat at the height of its middle (its box centre in the image is the middle of the
+cube, half an edge above the paper), then given to the zone it lies in, or to the nearest zone when it
+overhangs an edge by less than half a die. Dice elsewhere on the sheet are kept as `outside` so the page can
+say so; dice off the sheet (on the table, in a cup) and detections on a marker are left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from vision.observation import DetectedDie
+from vision.runbuster.locate import BGRImage, MatLocation, locate_mat
+from vision.runbuster.mat import (
+    DIE_EDGE,
+    MARKER_SIDE,
+    MARKERS,
+    MAT_HEIGHT,
+    MAT_WIDTH,
+    ZONE_KEYS,
+    ZONES,
+    Paper,
+)
+
+UNSURE_BELOW = 0.8
+"""A die read with less confidence than this (value or detection) is flagged for the players to check."""
+
+
+@dataclass(frozen=True)
+class PlacedDie:
+    """A die on the mat: its zone (None when it lies on the sheet outside every zone) and where it lies."""
+
+    zone: str | None
+    mat_point: tuple[float, float]
+    die: DetectedDie
+
+    @property
+    def value(self) -> int:
+        return self.die.value
+
+    @property
+    def unsure(self) -> bool:
+        return min(self.die.value_confidence, self.die.detection_confidence) < UNSURE_BELOW
+
+
+@dataclass(frozen=True)
+class MatReading:
+    """The dice read on a mat, zone by zone, with how the mat was found."""
+
+    dice: tuple[PlacedDie, ...]
+    markers: tuple[int, ...]
+    reprojection_error: float
+
+    def values(self, zone_key: str) -> tuple[int, ...]:
+        """The values in one zone, sorted."""
+        return tuple(sorted(d.value for d in self.dice if d.zone == zone_key))
+
+    @property
+    def outside(self) -> tuple[PlacedDie, ...]:
+        return tuple(d for d in self.dice if d.zone is None)
+
+    def to_json(self) -> dict[str, Any]:
+        """What the app stores: each zone's values, the zones holding a die read unsurely, the stray dice."""
+        return {
+            "zones": {key: list(self.values(key)) for key in ZONE_KEYS},
+            "unsure": sorted({d.zone for d in self.dice if d.zone is not None and d.unsure}),
+            "outside": len(self.outside),
+            "markers": list(self.markers),
+        }
+
+
+def die_height(paper: Paper) -> float:
+    """A die's edge in mat units when the mat is printed on `paper`."""
+    return DIE_EDGE / paper.scale
+
+
+def assign_dice(location: MatLocation, dice: Sequence[DetectedDie], paper: Paper = Paper.A3) -> MatReading:
+    """Place every die on the mat and in its zone."""
+    if not dice:
+        return MatReading((), location.markers, location.reprojection_error)
+    centres = np.array([die.center for die in dice], np.float64)
+    edge = die_height(paper)
+    points = location.to_mat(centres, height=edge / 2)
+    placed = []
+    for die, (x, y) in zip(dice, points, strict=True):
+        if not (-edge / 2 <= x <= MAT_WIDTH + edge / 2 and -edge / 2 <= y <= MAT_HEIGHT + edge / 2):
+            continue
+        if _on_marker(x, y):
+            continue
+        placed.append(PlacedDie(_zone_at(x, y, edge / 2), (float(x), float(y)), die))
+    return MatReading(tuple(placed), location.markers, location.reprojection_error)
+
+
+def read_mat(pixels: BGRImage, dice: Sequence[DetectedDie], paper: Paper = Paper.A3) -> MatReading:
+    """Find the mat in `pixels` and place `dice` (found in the same pixels) in its zones."""
+    return assign_dice(locate_mat(pixels), dice, paper)
+
+
+def _zone_at(x: float, y: float, tolerance: float) -> str | None:
+    nearest = min(ZONES, key=lambda zone: zone.distance(x, y))
+    return nearest.key if nearest.distance(x, y) <= tolerance else None
+
+
+def _on_marker(x: float, y: float) -> bool:
+    return any(m.left <= x <= m.left + MARKER_SIDE and m.top <= y <= m.top + MARKER_SIDE for m in MARKERS)
