@@ -17,7 +17,7 @@ from engine.runbuster.solver import Advice, advise
 from engine.runbuster.straights import DICE_PER_PLAYER, FULL_STRAIGHT, Dice, dashed, is_straight
 from vision.runbuster.mat import Area, Side, zone
 
-DEFAULT_NAMES = tuple(side.title for side in Side)
+DEFAULT_NAMES: tuple[str, str] = (Side.RED.title, Side.BLUE.title)
 
 
 @dataclass(frozen=True)
