@@ -134,6 +134,9 @@ def sample_camera(config: SceneConfig, rng: np.random.Generator) -> Camera:
     """A pose a phone or webcam might take: 10-60 die edges (16-95 cm) away, field of view at most 80 degrees
     (a narrower one stands for a crop of a larger photo), die size drawn log-uniformly from the range."""
     low, high = config.die_size_px
+    # Keep clear of the range's ends, so that the dice's own size spread still lands inside it.
+    if high > low * 1.12:
+        low, high = low * 1.05, high / 1.05
     die_px = math.exp(rng.uniform(math.log(low), math.log(high)))
     widest_focal = (max(config.width, config.height) / 2.0) / math.tan(math.radians(40.0))
     distance = max(math.exp(rng.uniform(math.log(10.0), math.log(60.0))), widest_focal / die_px)
@@ -260,8 +263,8 @@ def place_dice(config: SceneConfig, camera: Camera, rng: np.random.Generator) ->
         color = _pick(config.colors, rng)
         value = int(rng.integers(1, 7))
         look, label = sample_die_look(color, config, rng)
-        size = rng.uniform(0.78, 1.25) if mixed else rng.uniform(0.97, 1.03)
         for _attempt in range(40):
+            size = rng.uniform(0.78, 1.25) if mixed else rng.uniform(0.97, 1.03)
             if placed and rng.random() < config.cluster_probability:
                 anchor = placed[int(rng.integers(len(placed)))].box
                 anchor_yaw = math.atan2(anchor.rotation[1, 0], anchor.rotation[0, 0])
