@@ -8,9 +8,10 @@ fixed, so the same command on the same torch version rebuilds the shipped models
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,9 +61,9 @@ def training_scene(image: Image, dice: tuple[TrainingDie, ...]) -> TrainingScene
 @dataclass(frozen=True)
 class TrainingPlan:
     synthetic_scenes: int = 600
-    detector_steps: int = 2000
+    detector_steps: int = 3500
     detector_batch: int = 8
-    reader_steps: int = 3000
+    reader_steps: int = 2500
     reader_batch: int = 64
     real_share: float = 0.25
 
@@ -108,36 +109,58 @@ def synthetic_training_scenes(count: int, rng: np.random.Generator) -> list[Trai
 
 def photometric_jitter(image: Image, rng: np.random.Generator) -> Image:
     """Colour cast, brightness and contrast, blur and noise: the camera and light vary, the dice do not."""
-    gains = rng.uniform(0.75, 1.3, size=3) * rng.uniform(0.7, 1.25)
-    result = image.astype(np.float32) * gains
-    result = (result - 128.0) * rng.uniform(0.8, 1.2) + 128.0
+    gains = (rng.uniform(0.75, 1.3, size=3) * rng.uniform(0.7, 1.25)).astype(np.float32)
+    contrast = np.float32(rng.uniform(0.8, 1.2))
+    result = (image.astype(np.float32) * gains - 128.0) * contrast + 128.0
     if rng.random() < 0.3:
         result = cv2.GaussianBlur(result, (0, 0), rng.uniform(0.4, 1.2))
     if rng.random() < 0.3:
-        result += rng.normal(0.0, rng.uniform(2.0, 8.0), size=result.shape)
+        noise = np.empty_like(result)
+        cv2.randn(noise, 0.0, rng.uniform(2.0, 8.0))
+        result += noise
     return np.clip(result, 0, 255).astype(np.uint8)
 
 
 def detector_sample(
     scene: TrainingScene, rng: np.random.Generator
 ) -> tuple[Image, npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-    """A random crop at a random scale, with its heatmap (1 channel) and size/offset targets (5 channels)."""
+    """A crop at a random scale (median die 9-110 px), mostly around a die, with its heatmap (1 channel)
+    and mask, size and offset targets (5 channels). Cropping before resizing keeps this cheap."""
     sizes = [max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in scene.dice] or [40.0]
     target_size = math.exp(rng.uniform(math.log(9.0), math.log(110.0)))
     scale = float(np.clip(target_size / float(np.median(sizes)), 0.08, 3.0))
     height, width = scene.image.shape[:2]
+    window = DETECTOR_CROP / scale
+    if scene.dice and rng.random() < 0.8:
+        x0, y0, x1, y1 = scene.dice[int(rng.integers(len(scene.dice)))].box
+        centre_x = (x0 + x1) / 2 + rng.uniform(-0.4, 0.4) * window
+        centre_y = (y0 + y1) / 2 + rng.uniform(-0.4, 0.4) * window
+    else:
+        centre_x, centre_y = rng.uniform(0, width), rng.uniform(0, height)
+    left, top = round(centre_x - window / 2), round(centre_y - window / 2)
+    right, bottom = left + round(window), top + round(window)
+    region = scene.image[max(0, top) : max(0, min(height, bottom)), max(0, left) : max(0, min(width, right))]
+    if region.size == 0:
+        region, left, top = scene.image[:1, :1], 0, 0
+    placed_left, placed_top = max(0, left) - left, max(0, top) - top
+    region_size = (max(1, round(region.shape[1] * scale)), max(1, round(region.shape[0] * scale)))
     interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-    scaled_size = (max(1, round(width * scale)), max(1, round(height * scale)))
-    image = cv2.resize(scene.image, scaled_size, interpolation=interpolation)
-    pad_y = max(0, DETECTOR_CROP - image.shape[0])
-    pad_x = max(0, DETECTOR_CROP - image.shape[1])
-    if pad_x or pad_y:
-        image = cv2.copyMakeBorder(image, 0, pad_y, 0, pad_x, cv2.BORDER_REPLICATE)
-    y0 = int(rng.integers(0, image.shape[0] - DETECTOR_CROP + 1))
-    x0 = int(rng.integers(0, image.shape[1] - DETECTOR_CROP + 1))
-    crop = image[y0 : y0 + DETECTOR_CROP, x0 : x0 + DETECTOR_CROP]
-    boxes = np.array([d.box for d in scene.dice], dtype=np.float32).reshape(-1, 4) * scale
-    boxes -= np.array([x0, y0, x0, y0], dtype=np.float32)
+    resized = cv2.resize(region, region_size, interpolation=interpolation)[:DETECTOR_CROP, :DETECTOR_CROP]
+    pad_top, pad_left = (
+        min(DETECTOR_CROP, round(placed_top * scale)),
+        min(DETECTOR_CROP, round(placed_left * scale)),
+    )
+    resized = resized[: DETECTOR_CROP - pad_top, : DETECTOR_CROP - pad_left]
+    crop = cv2.copyMakeBorder(
+        resized,
+        pad_top,
+        DETECTOR_CROP - pad_top - resized.shape[0],
+        pad_left,
+        DETECTOR_CROP - pad_left - resized.shape[1],
+        cv2.BORDER_REPLICATE,
+    )
+    origin = np.array([left, top, left, top], dtype=np.float32)
+    boxes = (np.array([d.box for d in scene.dice], dtype=np.float32).reshape(-1, 4) - origin) * scale
     crop, boxes = _random_dihedral(crop, boxes, rng)
     crop = photometric_jitter(crop, rng)
     heat, regression = detector_targets(boxes, DETECTOR_CROP // DETECTOR_STRIDE)
@@ -227,80 +250,100 @@ def _pick_scene(
     return pool[int(rng.integers(len(pool)))]
 
 
-def train_detector(
+Batch = tuple[torch.Tensor, ...]
+
+
+class BatchStream(torch.utils.data.IterableDataset[Batch]):
+    """`steps` batches made in a worker process from its own seeded generator: data preparation overlaps
+    the network's steps, and the run stays reproducible (one worker, fixed seed)."""
+
+    def __init__(self, make_batch: Callable[[np.random.Generator], Batch], steps: int, seed: int):
+        self.make_batch = make_batch
+        self.steps = steps
+        self.seed = seed
+
+    def __iter__(self) -> Iterator[Batch]:
+        rng = np.random.default_rng(self.seed)
+        return (self.make_batch(rng) for _ in range(self.steps))
+
+
+def detector_batch(
     synthetic: Sequence[TrainingScene],
     real: Sequence[TrainingScene],
     plan: TrainingPlan,
     rng: np.random.Generator,
-) -> DiceDetectorNet:
-    network = DiceDetectorNet()
-    optimizer = torch.optim.AdamW(network.parameters(), lr=3e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(
-        optimizer, 3e-3, total_steps=plan.detector_steps, pct_start=0.1
+) -> Batch:
+    samples = [
+        detector_sample(_pick_scene(synthetic, real, plan.real_share, rng), rng)
+        for _ in range(plan.detector_batch)
+    ]
+    images = torch.from_numpy(np.stack([s[0] for s in samples]).transpose(0, 3, 1, 2).astype(np.float32))
+    return (
+        images,
+        torch.from_numpy(np.stack([s[1] for s in samples])),
+        torch.from_numpy(np.stack([s[2] for s in samples])),
     )
-    network.train()
-    started = time.perf_counter()
-    for step in range(plan.detector_steps):
-        samples = [
-            detector_sample(_pick_scene(synthetic, real, plan.real_share, rng), rng)
-            for _ in range(plan.detector_batch)
-        ]
-        images = torch.from_numpy(np.stack([s[0] for s in samples]).transpose(0, 3, 1, 2).astype(np.float32))
-        heat = torch.from_numpy(np.stack([s[1] for s in samples]))
-        regression = torch.from_numpy(np.stack([s[2] for s in samples]))
-        loss = detector_loss(network(images), heat, regression)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        schedule.step()
-        if step % 200 == 0 or step == plan.detector_steps - 1:
-            print(
-                f"detector step {step}: loss {loss.item():.3f} ({time.perf_counter() - started:.0f} s)",
-                flush=True,
-            )
-    return network.eval()
 
 
-def train_reader(
+def reader_batch(
     synthetic: Sequence[TrainingScene],
     real: Sequence[TrainingScene],
     plan: TrainingPlan,
     rng: np.random.Generator,
-) -> DiceReaderNet:
-    network = DiceReaderNet(len(COLOR_CLASSES))
-    optimizer = torch.optim.AdamW(network.parameters(), lr=3e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(
-        optimizer, 3e-3, total_steps=plan.reader_steps, pct_start=0.1
-    )
+) -> Batch:
     color_index = {name: index for index, name in enumerate(COLOR_CLASSES)}
-    network.train()
-    started = time.perf_counter()
-    for step in range(plan.reader_steps):
-        crops, values, colors = [], [], []
-        while len(crops) < plan.reader_batch:
-            scene = _pick_scene(synthetic, real, plan.real_share, rng)
-            readable = [d for d in scene.dice if d.readable]
-            if not readable:
-                continue
+    crops, values, colors = [], [], []
+    while len(crops) < plan.reader_batch:
+        scene = _pick_scene(synthetic, real, plan.real_share, rng)
+        readable = [d for d in scene.dice if d.readable]
+        if readable:
             die = readable[int(rng.integers(len(readable)))]
             crops.append(reader_sample(scene, die, rng))
             values.append(die.value - 1)
             colors.append(color_index[die.color])
-        batch = torch.from_numpy(np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32))
-        value_logits, color_logits = network(batch)
-        value_loss = functional.cross_entropy(value_logits, torch.tensor(values), label_smoothing=0.05)
-        color_loss = functional.cross_entropy(color_logits, torch.tensor(colors), label_smoothing=0.05)
-        loss = value_loss + color_loss
+    batch = torch.from_numpy(np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32))
+    return batch, torch.tensor(values), torch.tensor(colors)
+
+
+def detector_losses(network: torch.nn.Module, batch: Batch) -> dict[str, torch.Tensor]:
+    images, heat, regression = batch
+    return {"loss": detector_loss(network(images), heat, regression)}
+
+
+def reader_losses(network: torch.nn.Module, batch: Batch) -> dict[str, torch.Tensor]:
+    crops, values, colors = batch
+    value_logits, color_logits = network(crops)
+    return {
+        "value loss": functional.cross_entropy(value_logits, values, label_smoothing=0.05),
+        "colour loss": functional.cross_entropy(color_logits, colors, label_smoothing=0.05),
+    }
+
+
+def fit(
+    name: str,
+    network: torch.nn.Module,
+    stream: BatchStream,
+    losses_of: Callable[[torch.nn.Module, Batch], dict[str, torch.Tensor]],
+    learning_rate: float,
+) -> None:
+    """AdamW with a one-cycle schedule over the stream's batches; prints the losses every 250 steps."""
+    optimizer = torch.optim.AdamW(network.parameters(), lr=learning_rate, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(
+        optimizer, learning_rate, total_steps=stream.steps, pct_start=0.1
+    )
+    loader = torch.utils.data.DataLoader(stream, batch_size=None, num_workers=1, prefetch_factor=4)
+    network.train()
+    started = time.perf_counter()
+    for step, batch in enumerate(loader):
+        losses = losses_of(network, batch)
         optimizer.zero_grad()
-        loss.backward()
+        sum(losses.values()).backward()  # type: ignore[union-attr]
         optimizer.step()
         schedule.step()
-        if step % 200 == 0 or step == plan.reader_steps - 1:
-            print(
-                f"reader step {step}: value loss {value_loss.item():.3f}, "
-                f"colour loss {color_loss.item():.3f} ({time.perf_counter() - started:.0f} s)"
-            )
-    return network.eval()
+        if step % 250 == 0 or step == stream.steps - 1:
+            shown = ", ".join(f"{key} {value.item():.3f}" for key, value in losses.items())
+            print(f"{name} step {step}: {shown} ({time.perf_counter() - started:.0f} s)", flush=True)
+    network.eval()
 
 
 def export(
@@ -319,7 +362,7 @@ def export(
     )
 
 
-def train(plan: TrainingPlan, detector_path: Path, reader_path: Path) -> None:
+def train(plan: TrainingPlan, detector_path: Path, reader_path: Path, validate: bool = True) -> None:
     torch.manual_seed(SEED)
     torch.set_num_threads(1)  # on a shared 2-core machine, 2 threads measured 8x slower (spin waits)
     cv2.setNumThreads(1)
@@ -331,7 +374,9 @@ def train(plan: TrainingPlan, detector_path: Path, reader_path: Path) -> None:
         f"{len(real)} real and {len(synthetic)} synthetic scenes ({time.perf_counter() - started:.0f} s)",
         flush=True,
     )
-    detector = train_detector(synthetic, real, plan, rng)
+    detector = DiceDetectorNet()
+    make_batch = functools.partial(detector_batch, synthetic, real, plan)
+    fit("detector", detector, BatchStream(make_batch, plan.detector_steps, SEED + 1), detector_losses, 4e-3)
     export(
         detector,
         torch.zeros(1, 3, 256, 256),
@@ -339,7 +384,9 @@ def train(plan: TrainingPlan, detector_path: Path, reader_path: Path) -> None:
         ["maps"],
         {"pixels": {0: "batch", 2: "height", 3: "width"}, "maps": {0: "batch", 2: "rows", 3: "cols"}},
     )
-    reader = train_reader(synthetic, real, plan, rng)
+    reader = DiceReaderNet(len(COLOR_CLASSES))
+    make_batch = functools.partial(reader_batch, synthetic, real, plan)
+    fit("reader", reader, BatchStream(make_batch, plan.reader_steps, SEED + 2), reader_losses, 3e-3)
     export(
         reader,
         torch.zeros(1, 3, READER_INPUT_SIZE, READER_INPUT_SIZE),
@@ -348,6 +395,8 @@ def train(plan: TrainingPlan, detector_path: Path, reader_path: Path) -> None:
         {"pixels": {0: "dice"}, "value_logits": {0: "dice"}, "color_logits": {0: "dice"}},
     )
     print(f"trained and exported in {time.perf_counter() - started:.0f} s", flush=True)
+    if not validate:
+        return
     recognizer = DiceRecognizer(detector_model=detector_path, reader_model=reader_path)
     photos = load_labelled_photos(REAL_PHOTOS, read_split(VALIDATION_SPLIT))
     scores = [score_photo(p.dice, recognizer.recognize(p.path).dice) for p in photos]
@@ -362,13 +411,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--reader-steps", type=int, default=defaults.reader_steps)
     parser.add_argument("--detector", type=Path, default=DETECTOR_MODEL, help="where to write the detector")
     parser.add_argument("--reader", type=Path, default=READER_MODEL, help="where to write the reader")
+    parser.add_argument(
+        "--skip-validation", action="store_true", help="do not score the result on the validation split"
+    )
     args = parser.parse_args(argv)
     plan = TrainingPlan(
         synthetic_scenes=args.synthetic_scenes,
         detector_steps=args.detector_steps,
         reader_steps=args.reader_steps,
     )
-    train(plan, args.detector, args.reader)
+    train(plan, args.detector, args.reader, validate=not args.skip_validation)
 
 
 if __name__ == "__main__":
