@@ -55,4 +55,26 @@ CREATE INDEX IF NOT EXISTS events_by_game ON events (game_id, id);
 CREATE INDEX IF NOT EXISTS captures_by_game ON captures (game_id, id);
 CREATE INDEX IF NOT EXISTS corrections_by_capture ON corrections (capture_id, id);
 
+-- The store itself refuses to change history, whatever code asks it to.
+CREATE TRIGGER IF NOT EXISTS games_append_only BEFORE UPDATE ON games
+BEGIN SELECT RAISE(ABORT, 'games are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS games_kept BEFORE DELETE ON games
+BEGIN SELECT RAISE(ABORT, 'games are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS players_append_only BEFORE UPDATE ON players
+BEGIN SELECT RAISE(ABORT, 'players are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS players_kept BEFORE DELETE ON players
+BEGIN SELECT RAISE(ABORT, 'players are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS captures_append_only BEFORE UPDATE ON captures
+BEGIN SELECT RAISE(ABORT, 'captures are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS captures_kept BEFORE DELETE ON captures
+BEGIN SELECT RAISE(ABORT, 'captures are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS corrections_append_only BEFORE UPDATE ON corrections
+BEGIN SELECT RAISE(ABORT, 'corrections are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS corrections_kept BEFORE DELETE ON corrections
+BEGIN SELECT RAISE(ABORT, 'corrections are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS events_append_only BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS events_kept BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+
 PRAGMA user_version = 1;

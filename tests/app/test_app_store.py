@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 
 from companion_app.db import SCHEMA_VERSION, SchemaMismatch, init_db
 from companion_app.photos import preview_name
-from tests.app.conftest import CSRF, FINISHED_WINDOW, png_bytes, start_game
+from tests.app.conftest import CSRF, FINISHED_WINDOW, png_bytes, send_window, start_game
 
 PHONES = 8
 
@@ -25,6 +25,23 @@ def test_start_applies_the_schema_in_wal_mode(app: Flask) -> None:
         assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
         tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"games", "players", "captures", "corrections", "events"} <= tables
+
+
+@pytest.mark.parametrize("table", ["games", "players", "captures", "corrections", "events"])
+def test_the_store_refuses_to_rewrite_or_delete_history(app: Flask, client: FlaskClient, table: str) -> None:
+    game = start_game(client)
+    send_window(client, game)
+    with sqlite3.connect(app.config["DATABASE"]) as db:
+        [(capture_id,)] = db.execute("SELECT id FROM captures").fetchall()
+    client.post(
+        f"{game}/captures/{capture_id}/corrections", data={"csrf_token": CSRF, "cell": "r1c1", "absent": "1"}
+    )
+    with sqlite3.connect(app.config["DATABASE"]) as db:
+        assert db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] > 0
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            db.execute(f"UPDATE {table} SET id = id")
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            db.execute(f"DELETE FROM {table}")
 
 
 def test_restarting_on_an_existing_file_keeps_its_games(app: Flask, client: FlaskClient) -> None:
