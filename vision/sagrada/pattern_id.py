@@ -1,0 +1,97 @@
+"""Tell which of the 24 pattern cards a window is from the print still visible in its empty spaces.
+
+Every empty space's print is read (a colour, a value space with its pips counted, or a plain space) and
+compared with each official pattern, both ways up, under a simple error model: colours are read reliably,
+pip counts less so, and a value space may pass for a plain one. The posterior over (pattern, turn) gives the
+confidence; the frame's evidence about which way up the card lies enters as a prior on the turn.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from engine.sagrada.window import ALL_CELLS, COLS, ROWS, Cell, Pattern, Restriction, official_patterns
+from vision.sagrada.cells import PrintedSpace
+
+MIN_VISIBLE = 4
+"""Fewest empty spaces the identification needs before it names a pattern."""
+MIN_CONFIDENCE = 0.6
+_TURN_EVIDENCE = 25.0
+"""Log-odds per unit of the frame's orientation margin (0-1) in favour of the frame's reading."""
+
+
+@dataclass(frozen=True)
+class PatternMatch:
+    """The identified pattern (None when too little print is visible or no pattern stands out), its
+    posterior probability, whether the card lies turned from the lattice's first guess, and the number of
+    empty spaces the call rests on."""
+
+    pattern: Pattern | None
+    confidence: float
+    turned: bool
+    visible: int
+    best_guess: str
+    """The most likely pattern's name, even when too uncertain to be named."""
+
+
+def half_turn(cell: Cell) -> Cell:
+    return Cell(ROWS - 1 - cell.row, COLS - 1 - cell.col)
+
+
+def _likelihood(restriction: Restriction, seen: PrintedSpace) -> float:
+    """P(seen print | printed restriction), a rough model of the print reader's errors."""
+    if restriction.color is not None:
+        if seen.color is not None:
+            return 0.9 if seen.color == restriction.color else 0.025
+        return 0.02
+    if restriction.value is not None:
+        if seen.value is not None:
+            return 0.7 if seen.value == restriction.value else 0.05
+        return 0.04 if seen.color is not None else 0.1
+    if seen.color is not None:
+        return 0.02
+    return 0.1 if seen.value is not None else 0.85
+
+
+def _log_likelihood(pattern: Pattern, seen: Mapping[Cell, PrintedSpace], turned: bool) -> float:
+    total = 0.0
+    for cell, space in seen.items():
+        printed = pattern.restriction(half_turn(cell) if turned else cell)
+        total += math.log(_likelihood(printed, space))
+    return total
+
+
+def identify_pattern(
+    seen: Mapping[Cell, PrintedSpace],
+    orientation_margin: float,
+    candidates: Sequence[Pattern] | None = None,
+) -> PatternMatch:
+    """The best (pattern, turn) for the print seen on the empty spaces (cells as the lattice numbers them).
+
+    `candidates` defaults to the 24 official patterns; pass one pattern to only decide the turn.
+    """
+    patterns = list(candidates) if candidates is not None else list(official_patterns().values())
+    turn_prior = _TURN_EVIDENCE * orientation_margin
+    scored = []
+    for pattern in patterns:
+        for turned in (False, True):
+            prior = -turn_prior / 2 if turned else turn_prior / 2
+            scored.append((_log_likelihood(pattern, seen, turned) + prior, pattern, turned))
+    top = max(score for score, _, _ in scored)
+    weights = [(math.exp(score - top), pattern, turned) for score, pattern, turned in scored]
+    total = sum(weight for weight, _, _ in weights)
+    by_pattern: dict[str, float] = {}
+    for weight, pattern, _ in weights:
+        by_pattern[pattern.name] = by_pattern.get(pattern.name, 0.0) + weight / total
+    _, best, turned = max(scored, key=lambda item: item[0])
+    confidence = by_pattern[best.name]
+    visible = len(seen)
+    named = best if (visible >= MIN_VISIBLE and confidence >= MIN_CONFIDENCE) or len(patterns) == 1 else None
+    return PatternMatch(named, confidence, turned, visible, best.name)
+
+
+def all_cells_seen(prints: Sequence[PrintedSpace | None]) -> dict[Cell, PrintedSpace]:
+    """Row-major per-space prints (None where a die hides the space) as a mapping of the visible ones."""
+    return {cell: space for cell, space in zip(ALL_CELLS, prints, strict=True) if space is not None}
