@@ -227,7 +227,8 @@ def face_texture(
     rng: np.random.Generator,
     glare: Glare | None = None,
 ) -> Image:
-    """A (size, size, 5) texture: premultiplied BGR, coverage, and the clear part of the coverage.
+    """A (size, size, 4) texture of premultiplied BGR and coverage, with a fifth channel for a translucent
+    body: the clear part of the coverage.
 
     `value` None draws a blank face (a token, a pipless cube); `shade` is the light falling on this face.
     """
@@ -261,22 +262,22 @@ def face_texture(
         colour += highlight[..., None]
         if opacity is not None:
             opacity = np.maximum(opacity, np.minimum(highlight, 1.0))
-    texture = np.empty((size, size, 5), np.float32)
-    texture[..., 3] = coverage
     if opacity is None:
+        texture = np.empty((size, size, 4), np.float32)
         texture[..., :3] = colour * coverage[..., None]
-        texture[..., 4] = 0.0
     else:
+        texture = np.empty((size, size, 5), np.float32)
         solid_coverage = opacity * coverage
         texture[..., :3] = colour * solid_coverage[..., None]
         texture[..., 4] = coverage - solid_coverage
+    texture[..., 3] = coverage
     return texture
 
 
 def ghost_texture(look: DieLook, value: int, size: int, strength: float) -> Image:
     """The pips of a face behind a translucent body, as seen faintly through it."""
     pips = _pips(size, value, round(look.pip_radius * 1000), round(look.pip_spread * 1000))[0] * strength
-    texture = np.zeros((size, size, 5), np.float32)
+    texture = np.empty((size, size, 4), np.float32)
     texture[..., :3] = pips[..., None] * np.asarray(look.pip, np.float32)
     texture[..., 3] = pips
     return texture
@@ -297,8 +298,25 @@ def warp_texture(texture: Image, quad: FloatArray, origin: tuple[int, int], size
     )
 
 
+def _add_warped(
+    layer: Image, texture: Image, quad: FloatArray, origin: tuple[int, int]
+) -> tuple[tuple[slice, slice], Image] | None:
+    """Warp `texture` onto `quad` and add it into `layer`, whose top-left pixel is image `origin`, over just
+    the quad's bounding box; returns that box's slices of `layer` and the warped texture (None if empty)."""
+    low, high = quad.min(axis=0) - origin, quad.max(axis=0) - origin
+    x0, y0 = max(math.floor(low[0]) - 1, 0), max(math.floor(low[1]) - 1, 0)
+    x1, y1 = min(math.ceil(high[0]) + 2, layer.shape[1]), min(math.ceil(high[1]) + 2, layer.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return None
+    warped = warp_texture(texture, quad, (origin[0] + x0, origin[1] + y0), (y1 - y0, x1 - x0))
+    window = (slice(y0, y1), slice(x0, x1))
+    layer[window] += warped[..., : layer.shape[2]]
+    return window, warped
+
+
 def blend(region: Image, layer: Image, tint: tuple[float, float, float] | None) -> None:
-    """Lay a warped 5-channel `layer` over the image `region` of the same size, in place.
+    """Lay a warped `layer` (premultiplied BGR, coverage, and for a translucent one its clear part) over the
+    image `region` of the same size, in place.
 
     `tint` colours the light let through the layer's clear part; None for an opaque layer."""
     if tint is None:
@@ -345,7 +363,6 @@ def draw_box(
     x1, y1 = min(math.ceil(high[0]) + 2, width), min(math.ceil(high[1]) + 2, height)
     if x1 <= x0 or y1 <= y0:
         return quads[up], 0
-    origin, size = (x0, y0), (y1 - y0, x1 - x0)
     region = canvas[y0:y1, x0:x1]
     tint = look.tint if look.opacity < 1.0 else None
     if tint is not None and values is not None and look.pips:
@@ -354,21 +371,25 @@ def draw_box(
         if texture_size(quads[up]) >= GHOST_SIDES_FROM_PX:
             seen_through += [f for f in range(6) if f not in visible and f != up ^ 1]
         strength = 0.25 * (1.0 - look.opacity) + 0.1
-        ghosts = sum(
-            warp_texture(
-                ghost_texture(look, values[f], texture_size(quads[f]), strength), quads[f], origin, size
-            )
-            for f in seen_through
-        )
-        blend(region, np.asarray(ghosts, np.float32), tint)
+        ghosts = np.zeros((*region.shape[:2], 4), np.float32)
+        for face in seen_through:
+            ghost = ghost_texture(look, values[face], texture_size(quads[face]), strength)
+            _add_warped(ghosts, ghost, quads[face], (x0, y0))
+        blend(region, ghosts, None)
     if look.corner_radius >= 0.5:
         # A disc: its flat sides would show as straight bands, so lay its bottom (in shadow) under its top
         # instead; together they read as a short cylinder.
-        bottom = face_texture(look, None, texture_size(quads[up ^ 1]), ambient, rng)
-        blend(region, warp_texture(bottom, quads[up ^ 1], origin, size), None)
+        bottom = np.zeros((*region.shape[:2], 4), np.float32)
+        _add_warped(
+            bottom,
+            face_texture(look, None, texture_size(quads[up ^ 1]), ambient, rng),
+            quads[up ^ 1],
+            (x0, y0),
+        )
+        blend(region, bottom, None)
         visible = [up]
-    layer: Image | None = None
-    top_covered: NDArray[np.bool_] | None = None
+    layer = np.zeros((*region.shape[:2], 4 if tint is None else 5), np.float32)
+    top: tuple[tuple[slice, slice], Image] | None = None
     for face in visible:
         lambert = max(float(np.dot(box.face_normals[face], light)), 0.0)
         shade = ambient + (1.0 - ambient) * lambert
@@ -376,20 +397,16 @@ def draw_box(
         texture = face_texture(
             look, value, texture_size(quads[face]), shade, rng, glare if face == up else None
         )
-        warped = warp_texture(texture, quads[face], origin, size)
+        placed = _add_warped(layer, texture, quads[face], (x0, y0))
         if face == up:
-            top_covered = warped[..., 3] > 0.5
-        if layer is None:
-            layer = warped
-        else:
-            layer += warped
-    if layer is None:
-        return quads[up], 0
+            top = placed
     blend(region, layer, tint)
     owned = owner[y0:y1, x0:x1]
     np.copyto(owned, owner_base + 6, where=layer[..., 3] > 0.5)
-    if top_covered is None:
+    if top is None:
         return quads[up], 0
-    np.copyto(owned, owner_base + up, where=top_covered)
+    (rows, cols), warped = top
+    top_covered = warped[..., 3] > 0.5
+    np.copyto(owned[rows, cols], owner_base + up, where=top_covered)
     top_area = int(np.count_nonzero(top_covered))
     return quads[up], top_area

@@ -78,12 +78,11 @@ def test_pip_mask_covers_about_the_pip_area() -> None:
         assert mask.sum() == pytest.approx(expected, rel=0.15)
 
 
-def test_opaque_face_texture_is_fully_covered_inside_and_has_no_clear_part() -> None:
+def test_opaque_face_texture_is_fully_covered_inside_with_rounded_corners() -> None:
     texture = face_texture(LOOK, 4, 48, 0.9, np.random.default_rng(0))
-    assert texture.shape == (48, 48, 5)
+    assert texture.shape == (48, 48, 4)  # no clear channel: nothing shows through
     assert texture[24, 24, 3] == pytest.approx(1.0)
     assert texture[0, 0, 3] < 0.5  # the rounded corner
-    assert np.allclose(texture[..., 4], 0.0)
     # A pip (white) is brighter than the blue body between pips.
     pip_center = int((0.5 - 0.25) * 48)
     assert texture[pip_center, pip_center, 1] > texture[24, 12, 1] + 0.3
