@@ -97,3 +97,9 @@ def score(
         window, pattern, objectives=objectives, private=private, favor_tokens=tokens, rules=rules
     )
     click.echo(json.dumps(breakdown.to_json()) if as_json else format_score(breakdown))
+
+
+# Registered last: `read` reuses this module's option parsing and score formatting.
+from companion_app.commands.sagrada_read import read  # noqa: E402
+
+sagrada.add_command(read)
