@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from companion_app.commands.detect import detect
+from companion_app.commands.mat import mat
 from companion_app.commands.runbuster import runbuster
 from companion_app.commands.sagrada import sagrada
 from companion_app.commands.serve import serve
@@ -20,3 +21,4 @@ main.add_command(sagrada)
 main.add_command(runbuster)
 main.add_command(serve)
 main.add_command(detect)
+main.add_command(mat)

@@ -85,12 +85,12 @@ def find_markers(pixels: BGRImage) -> dict[int, FloatArray]:
     """
     grey = pixels if pixels.ndim == 2 else np.asarray(cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY), np.uint8)
     scale = min(1.0, DETECTION_LONG_SIDE / max(grey.shape[:2]))
-    best: dict[int, FloatArray] = {}
-    while max(grey.shape[:2]) * scale >= SMALLEST_SEARCH and len(best) < len(MARKERS):
+    best = _markers_at(grey, scale)
+    while len(best) < len(MARKERS) and max(grey.shape[:2]) * scale / 2 >= SMALLEST_SEARCH:
+        scale /= 2
         found = _markers_at(grey, scale)
         if len(found) > len(best):
             best = found
-        scale /= 2
     return best
 
 
