@@ -62,6 +62,9 @@ class SceneConfig:
     """Gaussian sensor noise, in 0-255 grey levels."""
     distractor_count: tuple[int, int] = (0, 4)
     """Pipless cubes and flat tokens on the table, not labelled as dice."""
+    edge_dice_probability: float = 0.0
+    """Per die: it may stick out of the picture, cut by its border (the centre of its top face stays in
+    view). Its labels then reach past the image and its visible_fraction counts the part cut off as hidden."""
 
     def __post_init__(self) -> None:
         if self.width < 32 or self.height < 32:
@@ -234,21 +237,27 @@ def _distractor(rng: np.random.Generator, x: float, y: float, yaw: float) -> tup
 
 
 def fits(
-    camera: Camera, box: Box, placed: list[Placed], top_edge_px: tuple[float, float] | None = None
+    camera: Camera,
+    box: Box,
+    placed: list[Placed],
+    top_edge_px: tuple[float, float] | None = None,
+    *,
+    whole_in_view: bool = True,
 ) -> bool:
-    """Whether `box` stands clear of every `placed` object, wholly in view, with its top face's mean edge
-    within `top_edge_px` when given."""
+    """Whether `box` stands clear of every `placed` object, in view (wholly, or else the centre of its top
+    face), with its top face's mean edge within `top_edge_px` when given."""
     for other in placed:
         reach = box.radius + other.box.radius
         dx, dy = box.center[0] - other.box.center[0], box.center[1] - other.box.center[1]
         if dx * dx + dy * dy < reach * reach and not separated(box.footprint, other.box.footprint):
             return False
     corners = camera.project(box.all_face_corners.reshape(-1, 3))
-    if corners.min() < 1 or corners[:, 0].max() > camera.width - 2 or corners[:, 1].max() > camera.height - 2:
+    quad = corners[4 * box.up_face : 4 * box.up_face + 4]
+    in_view = corners if whole_in_view else quad.mean(axis=0, keepdims=True)
+    if in_view.min() < 1 or in_view[:, 0].max() > camera.width - 2 or in_view[:, 1].max() > camera.height - 2:
         return False
     if top_edge_px is None:
         return True
-    quad = corners[4 * box.up_face : 4 * box.up_face + 4]
     edge = float(np.sqrt(((quad[[1, 2, 3, 0]] - quad) ** 2).sum(axis=1)).mean())
     return top_edge_px[0] <= edge <= top_edge_px[1]
 
@@ -263,6 +272,7 @@ def place_dice(config: SceneConfig, camera: Camera, rng: np.random.Generator) ->
         color = _pick(config.colors, rng)
         value = int(rng.integers(1, 7))
         look, label = sample_die_look(color, config, rng)
+        cut = rng.random() < config.edge_dice_probability
         for _attempt in range(40):
             size = rng.uniform(0.78, 1.25) if mixed else rng.uniform(0.97, 1.03)
             if placed and rng.random() < config.cluster_probability:
@@ -275,12 +285,14 @@ def place_dice(config: SceneConfig, camera: Camera, rng: np.random.Generator) ->
                 y = anchor.center[1] + reach * math.sin(side) + slide * math.cos(side)
                 yaw = side + rng.normal(0, 0.08)
             else:
-                margin = min(typical_px * size * 0.8, config.width / 2 - 1, config.height / 2 - 1)
+                margin = (
+                    0.0 if cut else min(typical_px * size * 0.8, config.width / 2 - 1, config.height / 2 - 1)
+                )
                 pixel = rng.uniform([margin, margin], [config.width - margin, config.height - margin])[None]
                 x, y = camera.backproject(pixel, size / 2)[0]
                 yaw = rng.uniform(0, 2 * math.pi)
             box = die_box(x, y, size, die_rotation(value, yaw))
-            if fits(camera, box, placed, config.die_size_px):
+            if fits(camera, box, placed, config.die_size_px, whole_in_view=not cut):
                 placed.append(Placed(box, look, value, label))
                 break
     return placed
@@ -432,6 +444,16 @@ def sample_lighting(rng: np.random.Generator) -> Lighting:
     return Lighting(direction, rng.uniform(0.45, 0.75))
 
 
+def _share_in_frame(quad: FloatArray, width: int, height: int) -> float:
+    """How much of the convex `quad`'s area lies inside the image."""
+    inside = quad.min() >= 0 and quad[:, 0].max() <= width - 1 and quad[:, 1].max() <= height - 1
+    if inside:
+        return 1.0
+    frame = np.array([[-0.5, -0.5], [width - 0.5, -0.5], [width - 0.5, height - 0.5], [-0.5, height - 0.5]])
+    clipped, _ = cv2.intersectConvexConvex(quad.astype(np.float32), frame.astype(np.float32))
+    return max(float(clipped) / max(float(cv2.contourArea(quad.astype(np.float32))), 1e-6), 1e-6)
+
+
 def draw_objects(
     image: Image,
     camera: Camera,
@@ -479,6 +501,7 @@ def draw_objects(
         x0, y0 = np.floor(quad.min(axis=0)).astype(int).clip(0)
         x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
         seen = int(np.count_nonzero(owner[y0:y1, x0:x1] == 8 * (index + 1) + placed.box.up_face))
+        full_area = area / _share_in_frame(quad, image.shape[1], image.shape[0])
         labels.append(
             RenderedDie(
                 value=placed.value,
@@ -492,7 +515,7 @@ def draw_objects(
                     float(outline[:, 1].max()),
                 ),
                 center=(float(center[0]), float(center[1])),
-                visible_fraction=seen / area if area else 0.0,
+                visible_fraction=min(seen / full_area, 1.0) if area else 0.0,
             )
         )
     return labels

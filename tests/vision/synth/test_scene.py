@@ -190,3 +190,33 @@ def test_config_errors_name_the_field(field: str, value: object) -> None:
 
 def test_die_colors_are_the_agreed_names() -> None:
     assert DIE_COLORS == ("red", "yellow", "green", "blue", "purple", "orange", "white", "black")
+
+
+def test_dice_cut_by_the_frame_count_the_cut_part_as_hidden() -> None:
+    config = SceneConfig(
+        width=256,
+        height=256,
+        dice_count=(6, 6),
+        die_size_px=(40, 60),
+        edge_dice_probability=1.0,
+        cluster_probability=0.0,
+        distractor_count=(0, 0),
+    )
+    cut = 0
+    for scene in scenes(config, 6):
+        for die in scene.dice:
+            assert 0 <= die.center[0] <= 255 and 0 <= die.center[1] <= 255
+            frame = np.array([[-0.5, -0.5], [255.5, -0.5], [255.5, 255.5], [-0.5, 255.5]], np.float32)
+            inside, _ = cv2.intersectConvexConvex(die.top_face, frame)
+            share = inside / cv2.contourArea(die.top_face)
+            if share < 0.9:
+                cut += 1
+                assert die.visible_fraction <= share + 0.08
+    assert cut >= 3
+
+
+def test_dice_stay_whole_in_view_by_default() -> None:
+    for scene in scenes(SMALL, 6):
+        for die in scene.dice:
+            assert die.outline.min() >= 0 and die.outline[:, 0].max() <= SMALL.width - 1
+            assert die.outline[:, 1].max() <= SMALL.height - 1
