@@ -1,0 +1,44 @@
+"""Rendered Sagrada windows shared by the tests: seeded, so every run sees the same photos."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.sagrada.lattice import GRID_HEIGHT, GRID_WIDTH, WindowLattice
+from vision.synth.sagrada import RenderedWindow, SagradaConfig, WindowScene, render_window_scene
+
+SCENES = 36
+
+
+def window_config(fill: tuple[float, float]) -> SagradaConfig:
+    base = SagradaConfig(fill=fill, window_px=(220.0, 340.0))
+    return replace(base, scene=replace(base.scene, width=960, height=540))
+
+
+@pytest.fixture(scope="session")
+def scenes() -> list[WindowScene]:
+    """Windows holding any number of dice, legal and illegal, under random poses and light."""
+    config = window_config((0.0, 1.0))
+    return [render_window_scene(config, np.random.default_rng(7000 + seed)) for seed in range(SCENES)]
+
+
+@pytest.fixture(scope="session")
+def sparse_scenes() -> list[WindowScene]:
+    """Windows with at most half their spaces filled (at most 10 dice): the pattern must show."""
+    config = window_config((0.0, 0.5))
+    return [render_window_scene(config, np.random.default_rng(8000 + seed)) for seed in range(SCENES)]
+
+
+def true_lattice(window: RenderedWindow) -> WindowLattice:
+    """The lattice the renderer's label gives, for testing later stages apart from the lattice fit."""
+    grid = np.array([[0, 0], [GRID_WIDTH, 0], [GRID_WIDTH, GRID_HEIGHT], [0, GRID_HEIGHT]], np.float32)
+    return WindowLattice(cv2.getPerspectiveTransform(grid, window.corners).astype(np.float64), 1.0, 20)
+
+
+def pitch_px(window: RenderedWindow) -> float:
+    """The space pitch in the image, near the grid's top edge."""
+    return float(np.linalg.norm(window.corners[1] - window.corners[0])) / 5
