@@ -133,8 +133,9 @@ class Box:
         return [int(f) for f in np.flatnonzero(facing > 1e-9)]
 
 
-def die_box(x: float, y: float, size: float, rotation: FloatArray) -> Box:
-    return Box(np.array([x, y, size / 2]), np.full(3, size / 2), rotation)
+def die_box(x: float, y: float, size: float, rotation: FloatArray, base: float = 0.0) -> Box:
+    """A die of edge `size` resting at height `base` (0 on the table) with its centre above (x, y)."""
+    return Box(np.array([x, y, base + size / 2]), np.full(3, size / 2), rotation)
 
 
 @dataclass(frozen=True)

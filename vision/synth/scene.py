@@ -62,6 +62,8 @@ class SceneConfig:
     """Gaussian sensor noise, in 0-255 grey levels."""
     distractor_count: tuple[int, int] = (0, 4)
     """Pipless cubes and flat tokens on the table, not labelled as dice."""
+    stack_probability: float = 0.0
+    """Per die: it lies on top of an earlier die (stacks up to three high, as in Cubist)."""
     edge_dice_probability: float = 0.0
     """Per die: it may stick out of the picture, cut by its border (the centre of its top face stays in
     view). Its labels then reach past the image and its visible_fraction counts the part cut off as hidden."""
@@ -107,6 +109,8 @@ class RenderedDie:
     box: tuple[float, float, float, float]
     center: tuple[float, float]
     visible_fraction: float
+    level: int = 0
+    """0 for a die on the table, 1 for one lying on another die (a stack, as in Cubist), and so on."""
 
 
 @dataclass(frozen=True)
@@ -117,12 +121,14 @@ class Scene:
 
 @dataclass(frozen=True)
 class Placed:
-    """An object standing on the table: its solid, its look, its top value (None when it is no die), label."""
+    """An object in the scene: its solid, its look, its top value (None when it is no die), its label colour
+    and how many dice it lies on."""
 
     box: Box
     look: DieLook
     value: int | None
     color: str
+    level: int = 0
 
 
 def separated(first: FloatArray, second: FloatArray) -> bool:
@@ -265,6 +271,7 @@ def fits(
 def place_dice(config: SceneConfig, camera: Camera, rng: np.random.Generator) -> list[Placed]:
     """Stand dice on the table, fully in view, sized within `die_size_px`, some touching, none overlapping."""
     placed: list[Placed] = []
+    supporting: set[int] = set()
     mixed = rng.random() < config.mixed_sizes_probability
     typical_px = camera.focal / float(np.linalg.norm(camera.center))
     count = int(rng.integers(config.dice_count[0], config.dice_count[1] + 1))
@@ -275,6 +282,16 @@ def place_dice(config: SceneConfig, camera: Camera, rng: np.random.Generator) ->
         cut = rng.random() < config.edge_dice_probability
         for _attempt in range(40):
             size = rng.uniform(0.78, 1.25) if mixed else rng.uniform(0.97, 1.03)
+            free_tops = [i for i, p in enumerate(placed) if p.level < 2 and i not in supporting]
+            if free_tops and rng.random() < config.stack_probability:
+                below = free_tops[int(rng.integers(len(free_tops)))]
+                stacked = _stack_on(placed[below], value, size, rng)
+                others = placed[:below] + placed[below + 1 :]
+                if fits(camera, stacked, others, config.die_size_px, whole_in_view=not cut):
+                    placed.append(Placed(stacked, look, value, label, placed[below].level + 1))
+                    supporting.add(below)
+                    break
+                continue
             if placed and rng.random() < config.cluster_probability:
                 anchor = placed[int(rng.integers(len(placed)))].box
                 anchor_yaw = math.atan2(anchor.rotation[1, 0], anchor.rotation[0, 0])
@@ -296,6 +313,15 @@ def place_dice(config: SceneConfig, camera: Camera, rng: np.random.Generator) ->
                 placed.append(Placed(box, look, value, label))
                 break
     return placed
+
+
+def _stack_on(below: Placed, value: int, size: float, rng: np.random.Generator) -> Box:
+    """A die lying on `below`'s top, a little off-centre and askew, never wider than the die it rests on."""
+    support = below.box
+    size = min(size, support.half_extents[0] * 2.05)
+    yaw = math.atan2(support.rotation[1, 0], support.rotation[0, 0]) + rng.normal(0, 0.15)
+    x, y = support.center[:2] + rng.uniform(-0.12, 0.12, 2) * support.half_extents[0] * 2
+    return die_box(x, y, size, die_rotation(value, yaw), base=support.center[2] + support.half_extents[2])
 
 
 def place_distractors(
@@ -516,6 +542,7 @@ def draw_objects(
                 ),
                 center=(float(center[0]), float(center[1])),
                 visible_fraction=min(seen / full_area, 1.0) if area else 0.0,
+                level=placed.level,
             )
         )
     return labels

@@ -220,3 +220,37 @@ def test_dice_stay_whole_in_view_by_default() -> None:
         for die in scene.dice:
             assert die.outline.min() >= 0 and die.outline[:, 0].max() <= SMALL.width - 1
             assert die.outline[:, 1].max() <= SMALL.height - 1
+
+
+def test_stacked_dice_rest_on_others_and_hide_their_tops() -> None:
+    config = SceneConfig(
+        width=320,
+        height=320,
+        dice_count=(6, 6),
+        die_size_px=(30, 50),
+        stack_probability=0.6,
+        max_tilt_deg=0.0,
+        distractor_count=(0, 0),
+    )
+    rng = np.random.default_rng(8)
+    stacked = 0
+    for _ in range(4):
+        camera = sample_camera(config, rng)
+        dice = place_dice(config, camera, rng)
+        for upper in (d for d in dice if d.level > 0):
+            stacked += 1
+            lower = min(
+                (d for d in dice if d.level == upper.level - 1),
+                key=lambda d: np.linalg.norm(d.box.center[:2] - upper.box.center[:2]),
+            )
+            top_of_lower = lower.box.center[2] + lower.box.half_extents[2]
+            assert upper.box.center[2] - upper.box.half_extents[2] == pytest.approx(top_of_lower)
+            assert np.linalg.norm(upper.box.center[:2] - lower.box.center[:2]) < lower.box.half_extents[0]
+    assert stacked >= 3
+    hidden = [
+        die.visible_fraction
+        for scene in scenes(config, 4, seed=8)
+        for die in scene.dice
+        if die.level == 0 and any(other.level == 1 for other in scene.dice)
+    ]
+    assert min(hidden) < 0.3
