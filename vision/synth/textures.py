@@ -19,7 +19,7 @@ from vision.synth.dice import PIP_LAYOUTS
 
 Image = NDArray[np.float32]
 
-BACKGROUND_KINDS: tuple[str, ...] = ("tray", "wood", "felt", "paper", "board", "cloth")
+BACKGROUND_KINDS: tuple[str, ...] = ("tray", "wood", "felt", "paper", "board", "cloth", "stone")
 
 PAINT_SCALE: dict[str, float] = {"board": 1.0, "paper": 0.75}
 """Canvas resolution relative to the image, per kind: smooth surfaces are painted at half resolution (the
@@ -136,6 +136,25 @@ def paint_cloth(height: int, width: int, px_per_unit: float, rng: np.random.Gene
     return _mottle(canvas.astype(np.float32), px_per_unit, rng, 0.3, 6.0)
 
 
+def paint_stone(height: int, width: int, px_per_unit: float, rng: np.random.Generator) -> Image:
+    """A granite or marble table top: cloudy tones, fine speckles and, on marble, thin veins."""
+    base = _random_bgr(rng, (0.0, 0.25), (0.2, 0.9))
+    canvas = np.empty((height, width, 3), np.float32)
+    canvas[:] = base
+    cloud = sum(
+        value_noise(height, width, (_cells(height, px_per_unit, unit), _cells(width, px_per_unit, unit)), rng)
+        * weight
+        for unit, weight in ((6.0, 0.5), (1.5, 0.3), (0.4, 0.2))
+    )
+    canvas *= (0.8 + 0.4 * np.asarray(cloud, np.float32))[..., None]
+    if rng.random() < 0.5:
+        veins = np.abs(np.sin(np.asarray(cloud, np.float32) * rng.uniform(15, 40)))
+        canvas *= (1 - rng.uniform(0.2, 0.5) * (veins < 0.08))[..., None].astype(np.float32)
+    speckles = rng.random((height, width)) < rng.uniform(0.005, 0.05)
+    canvas[speckles] *= rng.uniform(0.3, 1.6)
+    return canvas
+
+
 def draw_die_icon(
     canvas: NDArray[np.uint8] | Image,
     center: tuple[float, float],
@@ -217,7 +236,7 @@ def paint_board(height: int, width: int, px_per_unit: float, rng: np.random.Gene
 
 def paint_tray(height: int, width: int, px_per_unit: float, rng: np.random.Generator) -> Image:
     """A white or light grey dice tray whose rim crosses the view, with another surface beyond it."""
-    outside_kind = ("wood", "felt", "board", "paper", "cloth")[int(rng.integers(5))]
+    outside_kind = ("wood", "felt", "board", "paper", "cloth", "stone")[int(rng.integers(6))]
     canvas = paint_surface(outside_kind, height, width, px_per_unit, rng)
     floor_colour = _random_bgr(rng, (0.0, 0.08), (0.6, 0.97))
     rim_colour = floor_colour * rng.uniform(0.9, 1.15)
@@ -245,6 +264,7 @@ _PAINTERS = {
     "board": paint_board,
     "cloth": paint_cloth,
     "tray": paint_tray,
+    "stone": paint_stone,
 }
 
 
