@@ -32,7 +32,7 @@ class GameKind:
 GAMES: tuple[GameKind, ...] = (
     GameKind("sagrada", "Sagrada", "Dice windows of stained glass: running score and placement rules.", True),
     GameKind("cubist", "Cubist", "Stacked dice sculptures and the museum.", False),
-    GameKind("runbuster", "Run Buster", "Roll for straights, bust your rival's dice.", False),
+    GameKind("runbuster", "Run Buster", "Roll for straights, bust your rival's dice.", True),
     GameKind("river-dragons", "River Dragons / Dragon Delta", "Cross the delta island by island.", False),
 )
 

@@ -77,8 +77,10 @@ def page_context(game: Game) -> dict[str, object]:
 
 
 @bp.get("")
-def game(token: str) -> str:
+def game(token: str) -> str | BaseResponse:
     game = load_game(token)
+    if game.kind == "runbuster":  # its own page: companion_app/runbuster_page.py
+        return redirect(url_for("runbuster.game", token=token))
     return render_template(
         "game.html",
         join_url=join_url(game),

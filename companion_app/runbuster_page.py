@@ -1,0 +1,379 @@
+"""Run Buster at the table: a game's page, turn by turn from photos of the printed mat.
+
+Each capture is one photo (or the four zones typed) taken after a roll: the mat's zones give both hands and
+the roll, the rules say whom the roll busts and what the roller may keep, and the exact advisor ranks the
+keeps by the chance of winning. A zone read wrongly is fixed by typing its dice, kept as a correction of the
+capture (the zone's key in the correction's `cell`, its dice as digits in `die`, None for an empty zone).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    send_from_directory,
+    url_for,
+)
+from flask.blueprints import BlueprintSetupState
+from werkzeug.wrappers import Response
+
+from companion_app import history
+from companion_app.history import Capture, Game, HistoryError, Player
+from companion_app.photos import PhotoReader, PhotoRejected, decode_photo, keep_photo
+from companion_app.table import SUBMISSION_KEY, join_url, load_game
+from engine.core import ParseError
+from engine.runbuster.straights import Dice, dashed, format_dice, parse_dice
+from vision.decode import DecodedImage
+from vision.errors import ModelUnavailable, VisionError
+from vision.recognizer import DiceRecognizer
+from vision.runbuster.locate import MatNotFound, locate_mat
+from vision.runbuster.mat import ZONE_KEYS, Paper, Side, zone_named
+from vision.runbuster.position import TableDice, Turn, read_turn
+from vision.runbuster.zones import assign_dice
+
+bp = Blueprint("runbuster", __name__)
+
+KIND = "runbuster"
+DEMO_FOLDER = Path(__file__).parent / "demo" / "runbuster"
+MAX_NAME_LENGTH = 40
+NO_READER = "The photo is kept, but this TableSight cannot read dice from photos: type the dice in each zone."
+
+
+@cache
+def _recognizer() -> DiceRecognizer:
+    """The dice recognizer, loaded once per process (raises ModelUnavailable when its models are missing)."""
+    return DiceRecognizer()
+
+
+def read_photo(decoded: DecodedImage) -> dict[str, Any]:
+    """The photo reader this page plugs into `PHOTO_READERS`: the mat's zones as recognised.
+
+    Dice are mapped at the height of a die on an A3 mat; on A4 a die stands taller in mat units, which
+    moves a die's place by under 2 mm at the steepest angle, far inside the gaps between zones.
+    """
+    pixels = decoded.pixels
+    location = locate_mat(pixels)  # first: a photo without the mat needs no dice read
+    reading = assign_dice(location, _recognizer().recognize_pixels(pixels).dice, Paper.A3).to_json()
+    outside = reading["outside"]
+    reading["message"] = f"{outside} dice lie outside the zones and were not counted" if outside else None
+    return reading
+
+
+@bp.record_once
+def _plug_in_reader(state: BlueprintSetupState) -> None:
+    """Read Run Buster photos with the recognizer unless the app was given another reader."""
+    state.app.config["PHOTO_READERS"].setdefault(KIND, read_photo)
+
+
+# --- a new game ---------------------------------------------------------------------------------------------
+
+
+@bp.get("/new/runbuster")
+def new_game() -> str:
+    return render_template("runbuster/new.html", form=request.form, error=None, papers=list(Paper))
+
+
+@bp.post("/new/runbuster")
+def create_game() -> Response | tuple[str, int]:
+    names = [" ".join(request.form.get(f"name_{side.label}", "").split()) for side in Side]
+    problem = None
+    if not all(names):
+        problem = "Run Buster is for two players: give both a name"
+    elif any(len(name) > MAX_NAME_LENGTH for name in names):
+        problem = f"a name is at most {MAX_NAME_LENGTH} characters"
+    elif names[0].casefold() == names[1].casefold():
+        problem = "the two players have the same name; give each a different one"
+    paper = request.form.get("paper", "a3")
+    if paper not in ("a3", "a4"):
+        problem = f"print the mat on A3 or A4, not {paper!r}"
+    if problem is not None:
+        page = render_template("runbuster/new.html", form=request.form, error=problem, papers=list(Paper))
+        return page, 400
+    players = [
+        history.NewPlayer(name, side.label, {"side": side.label})
+        for name, side in zip(names, Side, strict=True)
+    ]
+    game = history.create_game(KIND, {"paper": paper}, players)
+    return redirect(url_for("runbuster.game", token=game.token), code=303)
+
+
+# --- the game page ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TurnView:
+    """One capture as the page shows it: the zones (corrections applied), the rules' verdict, and what
+    does not follow from the capture before it."""
+
+    number: int
+    capture: Capture
+    zones: Mapping[str, Dice] | None  # None when nothing was read or typed
+    corrected: frozenset[str]
+    turn: Turn | None
+    continuity: tuple[str, ...]
+
+    @property
+    def message(self) -> str | None:
+        message = self.capture.reading.get("message")
+        return str(message) if message else None
+
+    @property
+    def unsure(self) -> tuple[str, ...]:
+        return tuple(self.capture.reading.get("unsure", ()))
+
+
+def _names(players: Sequence[Player]) -> tuple[str, str]:
+    by_side = {p.setup["side"]: p.name for p in players}
+    return by_side[Side.RED.label], by_side[Side.BLUE.label]
+
+
+def captured_zones(capture: Capture) -> dict[str, Dice] | None:
+    """The capture's zones with its corrections in force; None when nothing was read and nothing fixed."""
+    read = capture.reading.get("zones")
+    corrections = capture.corrected_cells()
+    if read is None and not corrections:
+        return None
+    zones = {key: tuple(sorted(read.get(key, ()))) if read else () for key in ZONE_KEYS}
+    for key, dice in corrections.items():
+        zones[key] = parse_dice(dice) if dice else ()
+    return zones
+
+
+def turn_views(captures: Sequence[Capture], names: tuple[str, str]) -> list[TurnView]:
+    """Every capture in order, each judged alone and against the verdict of the capture before it."""
+    views: list[TurnView] = []
+    previous: Turn | None = None
+    for number, capture in enumerate(captures, start=1):
+        zones = captured_zones(capture)
+        turn = read_turn(TableDice.from_zones(zones), names) if zones is not None else None
+        continuity = _continuity(previous, turn, names) if turn is not None else ()
+        views.append(TurnView(number, capture, zones, frozenset(capture.corrected_cells()), turn, continuity))
+        if turn is not None:
+            previous = turn
+    return views
+
+
+def _continuity(before: Turn | None, now: Turn, names: tuple[str, str]) -> tuple[str, ...]:
+    """What the hands on this photo break, given the roll on the previous one."""
+    if before is None or before.roller is None or before.problems or before.winner is not None:
+        return ()
+    roller = before.roller
+    notes = []
+    hand_before, hand_now = before.table.hands[roller], now.table.hands[roller]
+    if before.options and hand_now not in before.options:
+        allowed = " or ".join(dashed(o) for o in before.options)
+        notes.append(f"{names[roller]}'s hand is {dashed(hand_now)}, but the roll allowed only {allowed}")
+    if not before.options and hand_now != hand_before:
+        notes.append(
+            f"{names[roller]} could not extend {dashed(hand_before)}, yet the hand is now {dashed(hand_now)}"
+        )
+    for busted in before.busted:
+        if now.table.hands[busted]:
+            notes.append(
+                f"{names[busted]}'s hand was busted and belongs in the cup, "
+                f"but {dashed(now.table.hands[busted])} is still on the mat"
+            )
+    return tuple(notes)
+
+
+def page_context(game: Game) -> dict[str, Any]:
+    players = history.players(game)
+    names = _names(players)
+    views = turn_views(history.captures(game), names)
+    judged = [v for v in views if v.turn is not None]
+    winner = next((names[v.turn.winner] for v in judged if v.turn and v.turn.winner is not None), None)
+    return {
+        "game": game,
+        "players": players,
+        "names": names,
+        "turns": views[::-1],
+        "latest": judged[-1] if judged else None,
+        "winner": winner,
+        "paper": game.setup.get("paper", "a3"),
+        "last_event_id": history.last_event_id(game),
+        "zone_keys": ZONE_KEYS,
+        "zone_title": _zone_title(names),
+    }
+
+
+def _zone_title(names: tuple[str, str]) -> dict[str, str]:
+    titles = {}
+    for key in ZONE_KEYS:
+        zone = zone_named(key)
+        titles[key] = f"{names[zone.side.value]}'s {zone.area.value}"
+    return titles
+
+
+def _load(token: str) -> Game:
+    game = load_game(token)
+    if game.kind != KIND:
+        abort(404, description="This game is not a Run Buster game; open it from its own link.")
+    return game
+
+
+@bp.get("/g/<token>/runbuster")
+def game(token: str) -> str:
+    game = _load(token)
+    return render_template(
+        "runbuster/game.html",
+        join_url=join_url(game),
+        submission=secrets.token_urlsafe(24),
+        demos=demo_photos(),
+        **page_context(game),
+    )
+
+
+@bp.get("/g/<token>/runbuster/panel")
+def panel(token: str) -> str:
+    """The live part of the page alone, fetched again whenever the game changes."""
+    return render_template("runbuster/_turns.html", **page_context(_load(token)))
+
+
+# --- captures and corrections -------------------------------------------------------------------------------
+
+
+def demo_photos() -> list[str]:
+    """The demo photos shipped with the app, by file name."""
+    if not DEMO_FOLDER.is_dir():
+        return []
+    return sorted(p.name for p in DEMO_FOLDER.glob("*.jpg"))
+
+
+@bp.get("/runbuster/demo/<name>")
+def demo_photo(name: str) -> Response:
+    if name not in demo_photos():
+        abort(404, description=f"There is no demo photo called {name!r}.")
+    return send_from_directory(DEMO_FOLDER, name, max_age=86400)
+
+
+@bp.post("/g/<token>/runbuster/captures")
+def add_capture(token: str) -> Response:
+    """A photo of the mat (uploaded or a demo), or the dice typed zone by zone; a resent form counts once."""
+    game = _load(token)
+    submission = request.form.get("submission", "")
+    if not SUBMISSION_KEY.fullmatch(submission):
+        abort(400, description="The form has no submission key. Reload the game page and send again.")
+    upload = request.files.get("photo")
+    demo = request.form.get("demo", "")
+    photo_bytes: tuple[bytes, str, str] | None = None  # the bytes, how to name them, the reading's source
+    if upload is not None and upload.filename:
+        photo_bytes = upload.read(), f"the photo {upload.filename!r}", "photo"
+    elif demo:
+        if demo not in demo_photos():
+            abort(400, description=f"There is no demo photo called {demo!r}.")
+        photo_bytes = (DEMO_FOLDER / demo).read_bytes(), f"the demo photo {demo!r}", "demo"
+    typed = {key: request.form.get(key.replace(".", "_"), "").strip() for key in ZONE_KEYS}
+    if photo_bytes is None and not any(typed.values()):
+        abort(400, description="Choose a photo or type the dice in at least one zone, then send again.")
+    photo = None
+    if photo_bytes is not None:
+        data, label, source = photo_bytes
+        decoded = _decoded(data, label)
+        reading = {"source": source, **_read_photo(decoded)}
+        name = keep_photo(data, decoded, Path(current_app.config["PHOTO_FOLDER"]))
+        photo = (name, decoded.stored_width, decoded.stored_height)
+        summary = f"Sent {label}"
+    else:
+        reading = {
+            "source": "typed",
+            "zones": _typed_zones(typed),
+            "unsure": [],
+            "outside": 0,
+            "message": None,
+        }
+        summary = "Typed the dice on the mat"
+    history.add_capture(game, _first_player(game), submission, reading, summary, photo)
+    return redirect(url_for("runbuster.game", token=token), code=303)
+
+
+def _typed_zones(typed: Mapping[str, str]) -> dict[str, list[int]]:
+    zones = {}
+    for key, text in typed.items():
+        try:
+            zones[key] = list(parse_dice(text))
+        except ParseError as error:
+            abort(400, description=f"The dice typed for {key} could not be read: {error}.")
+    return zones
+
+
+def _decoded(data: bytes, label: str) -> DecodedImage:
+    config = current_app.config
+    try:
+        return decode_photo(data, config["MAX_CONTENT_LENGTH"], config["MAX_IMAGE_PIXELS"])
+    except PhotoRejected as error:
+        abort(400, description=f"{label.capitalize()} was not accepted: {error}.")
+
+
+def _read_photo(decoded: DecodedImage) -> dict[str, Any]:
+    """What the photo shows, or why nothing could be read (the photo is kept either way)."""
+    reader: PhotoReader | None = current_app.config["PHOTO_READERS"].get(KIND)
+    if reader is None:
+        return {"zones": None, "message": NO_READER}
+    try:
+        return reader(decoded)
+    except MatNotFound as error:
+        return {"zones": None, "message": f"The photo is kept, but {error}. Send another photo."}
+    except ModelUnavailable:
+        return {"zones": None, "message": NO_READER}
+    except VisionError as error:
+        return {"zones": None, "message": f"The photo is kept, but it could not be read ({error})."}
+
+
+def _first_player(game: Game) -> Player:
+    """Captures show the whole mat, so each is filed under the first seat."""
+    return history.players(game)[0]
+
+
+@bp.post("/g/<token>/runbuster/captures/<int:capture_id>/zones")
+def correct_zone(token: str, capture_id: int) -> Response:
+    """Fix one zone of a capture: the dice really lying there (nothing typed: the zone is empty)."""
+    game = _load(token)
+    capture = _capture(game, capture_id)
+    key = request.form.get("zone", "")
+    if key not in ZONE_KEYS:
+        abort(400, description=f"The mat has no zone {key!r}; its zones are {', '.join(ZONE_KEYS)}.")
+    try:
+        dice = parse_dice(request.form.get("dice", ""))
+    except ParseError as error:
+        abort(400, description=f"The dice typed for {key} could not be read: {error}.")
+    history.add_correction(
+        game,
+        capture.id,
+        key,
+        format_dice(dice) if dice else None,
+        f"Turn photo {capture.id}: {key} set to {dashed(dice)}",
+    )
+    return redirect(url_for("runbuster.game", token=token, _anchor=f"capture-{capture.id}"), code=303)
+
+
+@bp.post("/g/<token>/runbuster/captures/<int:capture_id>/undo")
+def undo(token: str, capture_id: int) -> Response:
+    game = _load(token)
+    capture = _capture(game, capture_id)
+
+    def summary(undone: history.Correction) -> str:
+        return f"Turn photo {capture.id}: undid {undone.cell} set to {dashed(parse_dice(undone.die or ''))}"
+
+    try:
+        history.undo_last_correction(game, capture.id, summary)
+    except HistoryError as error:
+        abort(409, description=f"Nothing to undo: {error}.")
+    return redirect(url_for("runbuster.game", token=token, _anchor=f"capture-{capture.id}"), code=303)
+
+
+def _capture(game: Game, capture_id: int) -> Capture:
+    try:
+        return history.capture(game, capture_id)
+    except HistoryError as error:
+        abort(404, description=f"{str(error).capitalize()}.")
