@@ -8,10 +8,12 @@ the dice scene's (`vision.synth.scene`), so a seed reproduces a photo exactly.
 
 from __future__ import annotations
 
+import argparse
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -259,3 +261,44 @@ def render_mat_scene(
         mat_dice.append(MatDie(zone_key, (float(point[0]), float(point[1])), label))
     corners = camera.project(np.column_stack((sheet.corners, np.zeros(4)))).astype(np.float32)
     return MatScene(photograph(image, scene, rng), tuple(mat_dice), corners)
+
+
+DEMO_TABLES: dict[str, dict[str, tuple[int, ...]]] = {
+    "runbuster-1-opening.jpg": {"red.roll": (2, 2, 4, 5, 5, 6)},
+    "runbuster-2-extend.jpg": {"red.hand": (4, 5), "blue.hand": (2, 3), "red.roll": (3, 4, 4, 6)},
+    "runbuster-3-bust.jpg": {"red.hand": (2, 3, 4), "blue.hand": (3, 4), "blue.roll": (1, 5, 6, 6)},
+    "runbuster-4-win.jpg": {"red.hand": (3, 4), "blue.hand": (2, 3, 4, 5), "blue.roll": (1, 6)},
+}
+"""The demo photos shipped with the companion (companion_app/demo/runbuster): the rule text's examples."""
+DEMO_SEED = 2026
+
+
+def write_demos(folder: Path, quality: int = 85) -> list[Path]:
+    """Render every demo table from its own seed and save it as a JPEG in `folder`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    config = MatSceneConfig(
+        scene=SceneConfig(
+            width=1280, height=960, max_tilt_deg=30.0, motion_blur_probability=0.0, glare_probability=0.3
+        ),
+        white_dice_probability=0.0,
+    )
+    written = []
+    for index, (name, contents) in enumerate(DEMO_TABLES.items()):
+        scene = render_mat_scene(config, np.random.default_rng(DEMO_SEED + index), contents)
+        path = folder / name
+        if not cv2.imwrite(str(path), scene.image, [cv2.IMWRITE_JPEG_QUALITY, quality]):
+            raise OSError(f"OpenCV could not write {path}")
+        written.append(path)
+    return written
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`python -m vision.synth.mat OUT_DIR`: write the demo photos of the Run Buster mat."""
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("out_dir", type=Path)
+    for path in write_demos(parser.parse_args(argv).out_dir):
+        print(path)
+
+
+if __name__ == "__main__":
+    main()
