@@ -14,6 +14,7 @@ from companion_app import runbuster_page
 from tests.app.conftest import CSRF, png_bytes, start_game
 from vision.decode import DecodedImage
 from vision.errors import ModelUnavailable
+from vision.synth.mat import DEMO_TABLES
 
 
 def start(client: FlaskClient, **overrides: str) -> str:
@@ -209,3 +210,25 @@ def test_without_the_dice_models_the_photo_is_kept_unread(app: Flask, client: Fl
     page = start(client)
     send(client, page, photo=(BytesIO(png_bytes()), "table.png"))
     assert runbuster_page.NO_READER in client.get(page).text
+
+
+def test_demo_photos_are_offered_served_and_sent(app: Flask, client: FlaskClient) -> None:
+    demos = runbuster_page.demo_photos()
+    assert demos == sorted(DEMO_TABLES)
+    seen: list[tuple[int, int]] = []
+
+    def reader(decoded: DecodedImage) -> dict[str, Any]:
+        seen.append(decoded.pixels.shape[:2])
+        return {"zones": {}, "unsure": [], "outside": 0, "message": None}
+
+    app.config["PHOTO_READERS"]["runbuster"] = reader
+    page = start(client)
+    assert f'value="{demos[0]}"' in client.get(page).text
+    served = client.get(f"/runbuster/demo/{demos[0]}")
+    assert served.status_code == 200 and served.data.startswith(b"\xff\xd8")
+    assert client.get("/runbuster/demo/secret.txt").status_code == 404
+    assert send(client, page, demo=demos[2]).status_code == 303
+    assert seen == [(960, 1280)]
+    assert (
+        f"Sent the demo photo &#39;{demos[2]}&#39;" in client.get(f"{page.rsplit('/', 1)[0]}/timeline").text
+    )
