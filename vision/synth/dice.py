@@ -236,21 +236,14 @@ def face_texture(
     coverage, edge = _rounded_square(size, round(look.corner_radius * 100))
     light = (1.0 - look.bevel * edge) * np.float32(shade)
     pips: Image | None = None
+    body_light = light
     if value is not None and look.pips:
         pips, recess = _pips(size, value, round(look.pip_radius * 1000), round(look.pip_spread * 1000))
         body_light = light * recess
-    else:
-        body_light = light
-    if look.marble is None:
-        colour = body_light[..., None] * np.asarray(look.body, np.float32)
-    else:
-        swirl = _marble(size, rng)[..., None]
-        base = np.asarray(look.body, np.float32)
-        colour = body_light[..., None] * (base + swirl * (np.asarray(look.marble, np.float32) - base))
-    if pips is not None:
-        colour += pips[..., None] * (light[..., None] * np.asarray(look.pip, np.float32) - colour)
+    # Light that does not take the body's colour: the sheen of the rounded edges and a lamp's glare.
+    sheen: Image | None = None
     if look.rim > 0:
-        colour += (np.float32(look.rim * shade) * edge * edge)[..., None]
+        sheen = np.float32(look.rim * shade) * edge * edge
     opacity: Image | None = None
     if look.opacity < 1.0:
         solid = edge * 0.6 if pips is None else np.maximum(pips, edge * 0.6)
@@ -260,28 +253,41 @@ def face_texture(
         gx = np.exp(-(((coords - glare.x) / glare.radius) ** 2))
         gy = np.exp(-(((coords - glare.y) / glare.radius) ** 2))
         highlight = np.float32(glare.strength) * np.outer(gy, gx)
-        colour += highlight[..., None]
+        sheen = highlight if sheen is None else sheen + highlight
         if opacity is not None:
             opacity = np.maximum(opacity, np.minimum(highlight, 1.0))
-    if opacity is None:
-        texture = np.empty((size, size, 4), np.float32)
-        texture[..., :3] = colour * coverage[..., None]
-    else:
-        texture = np.empty((size, size, 5), np.float32)
-        solid_coverage = opacity * coverage
-        texture[..., :3] = colour * solid_coverage[..., None]
-        texture[..., 4] = coverage - solid_coverage
-    texture[..., 3] = coverage
-    return texture
+    solid_coverage = coverage if opacity is None else opacity * coverage
+    swirl = None if look.marble is None else _marble(size, rng)
+    veins = look.body if look.marble is None else look.marble
+    # Channel by channel: (H, W, 1) x (3,) broadcasting is several times slower than 2-D arithmetic.
+    planes = []
+    for channel in range(3):
+        body = np.float32(look.body[channel])
+        if swirl is None:
+            colour = body_light * body
+        else:
+            colour = body_light * (body + swirl * np.float32(veins[channel] - look.body[channel]))
+        if pips is not None:
+            colour += pips * (light * np.float32(look.pip[channel]) - colour)
+        if sheen is not None:
+            colour += sheen
+        planes.append(colour * solid_coverage)
+    planes.append(coverage)
+    if opacity is not None:
+        planes.append(coverage - solid_coverage)
+    return np.asarray(cv2.merge(planes), np.float32)
 
 
 def ghost_texture(look: DieLook, value: int, size: int, strength: float) -> Image:
     """The pips of a face behind a translucent body, as seen faintly through it."""
     pips = _pips(size, value, round(look.pip_radius * 1000), round(look.pip_spread * 1000))[0] * strength
-    texture = np.empty((size, size, 4), np.float32)
-    texture[..., :3] = pips[..., None] * np.asarray(look.pip, np.float32)
-    texture[..., 3] = pips
-    return texture
+    return np.asarray(cv2.merge([pips * np.float32(c) for c in look.pip] + [pips]), np.float32)
+
+
+def spread3(plane: Image) -> Image:
+    """A 2-D plane repeated into three interleaved channels, to scale a BGR image pixel by pixel: NumPy's
+    (H, W, 1) x (H, W, 3) broadcasting runs an inner loop of length 3 and is many times slower."""
+    return np.asarray(cv2.merge((plane, plane, plane)), np.float32)
 
 
 def warp_texture(texture: Image, quad: FloatArray, origin: tuple[int, int], size: tuple[int, int]) -> Image:
@@ -320,11 +326,13 @@ def blend(region: Image, layer: Image, tint: tuple[float, float, float] | None) 
     image `region` of the same size, in place.
 
     `tint` colours the light let through the layer's clear part; None for an opaque layer."""
+    channels = cv2.split(layer)
+    kept = 1.0 - channels[3]
     if tint is None:
-        region *= 1.0 - layer[..., 3:4]
+        region *= spread3(kept)
     else:
-        region *= 1.0 - layer[..., 3:4] + layer[..., 4:5] * np.asarray(tint, np.float32)
-    region += layer[..., :3]
+        region *= cv2.merge([kept + channels[4] * np.float32(t) for t in tint])
+    region += cv2.merge(channels[:3])
 
 
 def texture_size(quad: FloatArray) -> int:

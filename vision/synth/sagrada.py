@@ -32,7 +32,7 @@ from engine.sagrada.window import (
 )
 from vision.colors import COLOR_SETS, HsvRange
 from vision.synth.camera import Camera, look_at_table
-from vision.synth.dice import PIP_LAYOUTS, Box, DieLook, die_rotation
+from vision.synth.dice import PIP_LAYOUTS, Box, DieLook, die_rotation, spread3
 from vision.synth.scene import (
     Lighting,
     Placed,
@@ -47,6 +47,7 @@ from vision.synth.scene import (
     sample_die_look,
     sample_lighting,
 )
+from vision.synth.textures import solid_canvas
 
 FloatArray = NDArray[np.float64]
 Image = NDArray[np.float32]
@@ -185,9 +186,9 @@ def _print_space(
 def paint_card(pattern: Pattern, px_per_unit: float, rng: np.random.Generator) -> NDArray[np.uint8]:
     """The printed window card seen from straight above, 8-bit BGR, row 1 at the top."""
     width, height = round(CARD_WIDTH * px_per_unit), round(CARD_HEIGHT * px_per_unit)
-    card = np.empty((height, width, 3), np.uint8)
     frame = rng.uniform(0.04, 0.16)
-    card[:] = np.round(np.array([frame, frame, frame * rng.uniform(0.9, 1.2)]) * 255).clip(0, 255)
+    frame_colour = np.round(np.array([frame, frame, frame * rng.uniform(0.9, 1.2)]) * 255).clip(0, 255)
+    card = solid_canvas(height, width, frame_colour, np.uint8)
     side = round(SPACE * px_per_unit)
     for cell in ALL_CELLS:
         x = round((FRAME + GROUT + cell.col * PITCH) * px_per_unit)
@@ -419,7 +420,7 @@ def _draw_card(
         )
         inside = np.zeros(region.shape[:2], np.float32)
         cv2.fillConvexPoly(inside, np.round((top - [x0, y0]) * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
-        region += (np.float32(rng.uniform(0.15, 0.6)) * blob * inside)[..., None]
+        region += spread3((np.float32(rng.uniform(0.15, 0.6)) * blob * inside).astype(np.float32))
 
 
 def render_window_scene(

@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 
 from vision.colors import DIE_COLORS, OTHER_COLOR, PALETTES, PIP_COLORS, hsv_to_bgr
 from vision.synth.camera import Camera, look_at_table
-from vision.synth.dice import CANONICAL_VALUES, Box, DieLook, Glare, die_box, die_rotation, draw_box
+from vision.synth.dice import CANONICAL_VALUES, Box, DieLook, Glare, die_box, die_rotation, draw_box, spread3
 from vision.synth.textures import BACKGROUND_KINDS, PAINT_SCALE, paint_surface
 
 FloatArray = NDArray[np.float64]
@@ -399,7 +399,7 @@ def cast_shadows(
     contact_soft = cv2.GaussianBlur(contact, (0, 0), max(die_px * 0.06, 0.5))
     strength = rng.uniform(0.2, 0.6)
     factor = (1 - strength * cast_soft) * (1 - 0.35 * contact_soft)
-    image *= cv2.resize(factor, (w, h), interpolation=cv2.INTER_LINEAR)[..., None]
+    image *= spread3(np.asarray(cv2.resize(factor, (w, h), interpolation=cv2.INTER_LINEAR), np.float32))
 
 
 @cache

@@ -9,13 +9,15 @@ numbers and coloured squares that a detector must learn not to call dice.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import Any
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from vision.colors import hsv_to_bgr
-from vision.synth.dice import PIP_LAYOUTS
+from vision.synth.dice import PIP_LAYOUTS, spread3
 
 Image = NDArray[np.float32]
 
@@ -48,10 +50,29 @@ def _random_bgr(
     )
 
 
+def solid_canvas(
+    height: int, width: int, colour: Sequence[float] | NDArray[np.floating[Any]], dtype: type = np.float32
+) -> NDArray[Any]:
+    """An (height, width, 3) canvas of one colour, filled a row at a time: filling with a (3,) colour by
+    broadcasting runs an inner loop of length 3 and is many times slower."""
+    canvas: NDArray[Any] = np.empty((height, width * 3), dtype)
+    canvas[:] = np.tile(np.asarray(colour, dtype), width)
+    return canvas.reshape(height, width, 3)
+
+
+def _mix(first: NDArray[np.float32], second: NDArray[np.float32], weight: Image) -> Image:
+    """Per pixel, `first` colour blended towards `second` by `weight` (0..1), as an (H, W, 3) canvas."""
+    weight = weight.astype(np.float32, copy=False)
+    return np.asarray(
+        cv2.merge([np.float32(a) + np.float32(b - a) * weight for a, b in zip(first, second, strict=True)]),
+        np.float32,
+    )
+
+
 def _mottle(canvas: Image, px_per_unit: float, rng: np.random.Generator, amount: float, unit: float) -> Image:
     h, w = canvas.shape[:2]
     noise = value_noise(h, w, (_cells(h, px_per_unit, unit), _cells(w, px_per_unit, unit)), rng)
-    canvas *= (1.0 + amount * (noise - 0.5))[..., None]
+    canvas *= spread3(1.0 + amount * (noise - 0.5))
     return canvas
 
 
@@ -78,8 +99,8 @@ def paint_wood(height: int, width: int, px_per_unit: float, rng: np.random.Gener
     hue = rng.uniform(8, 22)
     light = np.asarray(hsv_to_bgr(hue, rng.uniform(0.25, 0.7), rng.uniform(0.4, 0.95)), np.float32)
     dark = light * rng.uniform(0.6, 0.85)
-    canvas = light * (1 - grain[..., None]) + dark * grain[..., None]
-    canvas *= tones[plank][..., None]
+    canvas = _mix(light, dark, grain)
+    canvas *= spread3(tones[plank])
     seam = np.abs((across / plank_width) % 1.0 - 0.5) > 0.5 - 0.03 / plank_width * px_per_unit / 10
     canvas[seam] *= 0.55
     return np.asarray(canvas, np.float32)
@@ -87,15 +108,13 @@ def paint_wood(height: int, width: int, px_per_unit: float, rng: np.random.Gener
 
 def paint_felt(height: int, width: int, px_per_unit: float, rng: np.random.Generator) -> Image:
     """A dice mat or card-table cloth: a saturated or dark colour, softly mottled."""
-    canvas = np.empty((height, width, 3), np.float32)
-    canvas[:] = _random_bgr(rng, (0.3, 0.9), (0.15, 0.65))
+    canvas = solid_canvas(height, width, _random_bgr(rng, (0.3, 0.9), (0.15, 0.65)))
     return _mottle(canvas, px_per_unit, rng, 0.12, 3.0)
 
 
 def paint_paper(height: int, width: int, px_per_unit: float, rng: np.random.Generator) -> Image:
     """Off-white paper, sometimes ruled or squared like a score pad."""
-    canvas = np.empty((height, width, 3), np.float32)
-    canvas[:] = _random_bgr(rng, (0.0, 0.12), (0.75, 0.98))
+    canvas = solid_canvas(height, width, _random_bgr(rng, (0.0, 0.12), (0.75, 0.98)))
     style = rng.integers(3)
     if style > 0:
         ink = _random_bgr(rng, (0.2, 0.6), (0.4, 0.8))
@@ -131,25 +150,23 @@ def paint_cloth(height: int, width: int, px_per_unit: float, rng: np.random.Gene
     stripes_v = np.clip(0.5 + sharpness * np.sin(v * (2 * math.pi / period)), 0.0, 1.0)
     first = _random_bgr(rng, (0.3, 0.9), (0.3, 0.9))
     second = _random_bgr(rng, (0.0, 0.2), (0.8, 1.0))
-    mix = (0.5 * (stripes_u + stripes_v) if rng.random() < 0.6 else stripes_u)[..., None]
-    canvas = first * mix + second * (1 - mix)
-    return _mottle(canvas.astype(np.float32), px_per_unit, rng, 0.3, 6.0)
+    weave = 0.5 * (stripes_u + stripes_v) if rng.random() < 0.6 else stripes_u
+    return _mottle(_mix(second, first, weave), px_per_unit, rng, 0.3, 6.0)
 
 
 def paint_stone(height: int, width: int, px_per_unit: float, rng: np.random.Generator) -> Image:
     """A granite or marble table top: cloudy tones, fine speckles and, on marble, thin veins."""
     base = _random_bgr(rng, (0.0, 0.25), (0.2, 0.9))
-    canvas = np.empty((height, width, 3), np.float32)
-    canvas[:] = base
+    canvas = solid_canvas(height, width, base)
     cloud = sum(
         value_noise(height, width, (_cells(height, px_per_unit, unit), _cells(width, px_per_unit, unit)), rng)
         * weight
         for unit, weight in ((6.0, 0.5), (1.5, 0.3), (0.4, 0.2))
     )
-    canvas *= (0.8 + 0.4 * np.asarray(cloud, np.float32))[..., None]
+    canvas *= spread3(0.8 + 0.4 * np.asarray(cloud, np.float32))
     if rng.random() < 0.5:
         veins = np.abs(np.sin(np.asarray(cloud, np.float32) * rng.uniform(15, 40)))
-        canvas *= (1 - rng.uniform(0.2, 0.5) * (veins < 0.08))[..., None].astype(np.float32)
+        canvas *= spread3((1 - rng.uniform(0.2, 0.5) * (veins < 0.08)).astype(np.float32))
     speckles = rng.random((height, width)) < rng.uniform(0.005, 0.05)
     canvas[speckles] *= rng.uniform(0.3, 1.6)
     return canvas
@@ -182,8 +199,7 @@ def draw_die_icon(
 def paint_board(height: int, width: int, px_per_unit: float, rng: np.random.Generator) -> Image:
     """A printed game board or box lid: coloured shapes, tracks of squares, numbers and die-face icons."""
     # Drawn in 8-bit because OpenCV writes text only into 8-bit images.
-    canvas = np.empty((height, width, 3), np.uint8)
-    canvas[:] = np.round(_random_bgr(rng, (0.0, 0.8), (0.3, 1.0)) * 255)
+    canvas = solid_canvas(height, width, np.round(_random_bgr(rng, (0.0, 0.8), (0.3, 1.0)) * 255), np.uint8)
     area_units = height * width / px_per_unit**2
     for _ in range(int(min(area_units / 6, 80) * rng.uniform(0.3, 1.0))):
         colour = (_random_bgr(rng, (0.0, 1.0), (0.1, 1.0)) * 255).tolist()
@@ -246,15 +262,14 @@ def paint_tray(height: int, width: int, px_per_unit: float, rng: np.random.Gener
     rim = rng.uniform(0.4, 1.5) * px_per_unit
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
     inside_floor = np.minimum(np.minimum(xs - x0, x1 - xs), np.minimum(ys - y0, y1 - ys))
-    floor = np.clip(inside_floor / 1.5, 0, 1)[..., None]
-    wall = np.clip((inside_floor + rim) / 1.5, 0, 1)[..., None] * (1 - floor)
-    wall_shade = 0.8 + 0.3 * np.clip(-inside_floor / max(rim, 1.0), 0, 1)[..., None]
-    tray_floor = np.empty_like(canvas)
-    tray_floor[:] = floor_colour
-    tray_floor = _mottle(tray_floor, px_per_unit, rng, 0.06, 3.0)
-    return np.asarray(
-        canvas * (1 - floor - wall) + tray_floor * floor + rim_colour * wall_shade * wall, np.float32
-    )
+    floor = np.clip(inside_floor / 1.5, 0, 1)
+    wall = np.clip((inside_floor + rim) / 1.5, 0, 1) * (1 - floor)
+    wall_shade = 0.8 + 0.3 * np.clip(-inside_floor / max(rim, 1.0), 0, 1)
+    tray_floor = _mottle(solid_canvas(height, width, floor_colour), px_per_unit, rng, 0.06, 3.0)
+    canvas *= spread3(1 - floor - wall)
+    canvas += tray_floor * spread3(floor)
+    canvas += _mix(np.zeros(3, np.float32), rim_colour, wall_shade * wall)
+    return canvas
 
 
 _PAINTERS = {
