@@ -3,7 +3,8 @@
 A die is mapped to the mat at the height of its middle (its box centre in the image is the middle of the
 cube, half an edge above the paper), then given to the zone it lies in, or to the nearest zone when it
 overhangs an edge by less than half a die. Dice elsewhere on the sheet are kept as `outside` so the page can
-say so; dice off the sheet (on the table, in a cup) and detections on a marker are left out.
+say so; dice off the sheet (on the table, in a cup), detections on a marker and detections far from a die's
+size at their place (printed letters, a hand) are left out.
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ from vision.runbuster.mat import (
 )
 
 UNSURE_BELOW = 0.8
+DIE_SIZE_RANGE = (0.55, 2.4)
+"""A detection's box (the square root of its area) over a die's face as the camera sees it there: a die's
+box spans its face at least, and its sides too when seen aslant; smaller or larger is print or clutter."""
 """A die read with less confidence than this (value or detection) is flagged for the players to check."""
 
 
@@ -90,7 +94,7 @@ def assign_dice(location: MatLocation, dice: Sequence[DetectedDie], paper: Paper
     for die, (x, y) in zip(dice, points, strict=True):
         if not (-edge / 2 <= x <= MAT_WIDTH + edge / 2 and -edge / 2 <= y <= MAT_HEIGHT + edge / 2):
             continue
-        if _on_marker(x, y):
+        if _on_marker(x, y) or not _die_sized(location, die, float(x), float(y), edge):
             continue
         placed.append(PlacedDie(_zone_at(x, y, edge / 2), (float(x), float(y)), die))
     return MatReading(tuple(placed), location.markers, location.reprojection_error)
@@ -99,6 +103,19 @@ def assign_dice(location: MatLocation, dice: Sequence[DetectedDie], paper: Paper
 def read_mat(pixels: BGRImage, dice: Sequence[DetectedDie], paper: Paper = Paper.A3) -> MatReading:
     """Find the mat in `pixels` and place `dice` (found in the same pixels) in its zones."""
     return assign_dice(locate_mat(pixels), dice, paper)
+
+
+def _die_sized(location: MatLocation, die: DetectedDie, x: float, y: float, edge: float) -> bool:
+    """Whether the detection is about as large as a die standing at (x, y) would look."""
+    half = edge / 2
+    square = np.array(
+        [[x - half, y - half], [x + half, y - half], [x + half, y + half], [x - half, y + half]]
+    )
+    face = location.to_image(square, height=half)
+    xs, ys = face[:, 0], face[:, 1]
+    face_side = float(np.sqrt(abs(np.dot(xs, np.roll(ys, 1)) - np.dot(ys, np.roll(xs, 1))) / 2))
+    ratio = float(np.sqrt(max(die.width, 0.0) * max(die.height, 0.0))) / max(face_side, 1e-9)
+    return DIE_SIZE_RANGE[0] <= ratio <= DIE_SIZE_RANGE[1]
 
 
 def _zone_at(x: float, y: float, tolerance: float) -> str | None:

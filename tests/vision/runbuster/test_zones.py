@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import cv2
 import numpy as np
 
 from tests.vision.runbuster.conftest import as_detected
 from vision.observation import DetectedDie
-from vision.runbuster.locate import locate_mat
+from vision.runbuster.locate import MatLocation, locate_mat
 from vision.runbuster.mat import MARKERS, ZONE_KEYS, Paper
 from vision.runbuster.zones import assign_dice, read_mat
 from vision.synth.mat import MatScene
@@ -27,27 +30,39 @@ def test_dice_at_random_places_land_in_their_zones(mat_scenes: list[MatScene]) -
     assert right / total >= 0.995, f"{total - right} of {total} dice in the wrong zone"
 
 
-def _die_at(location_pixels: np.ndarray, value: int = 3, confidence: float = 1.0) -> DetectedDie:
-    x, y = (float(v) for v in location_pixels)
-    return DetectedDie((x, y), (x - 10, y - 10, x + 10, y + 10), value, "red", 1.0, confidence, 1.0)
+def _die_at(
+    location: MatLocation,
+    mat_point: tuple[float, float],
+    value: int = 3,
+    confidence: float = 1.0,
+    size: float = 1.4,
+) -> DetectedDie:
+    """A detection of a die standing at `mat_point`, its box `size` times the die's face as seen there."""
+    x, y = mat_point
+    face = location.to_image(np.array([[x - 8, y - 8], [x + 8, y - 8], [x + 8, y + 8], [x - 8, y + 8]]), 8.0)
+    centre = location.to_image(np.array([[x, y]]), 8.0)[0]
+    half = size * float(np.sqrt(cv2.contourArea(face.astype(np.float32)))) / 2
+    cx, cy = float(centre[0]), float(centre[1])
+    return DetectedDie(
+        (cx, cy), (cx - half, cy - half, cx + half, cy + half), value, "red", 1.0, confidence, 1.0
+    )
 
 
-def test_dice_off_the_sheet_or_on_a_marker_are_left_out(mat_scenes: list[MatScene]) -> None:
+def test_dice_off_the_sheet_on_a_marker_or_not_die_sized_are_left_out(mat_scenes: list[MatScene]) -> None:
     location = locate_mat(mat_scenes[1].image)
     marker = MARKERS[0]
-    points = location.to_image(
-        np.array([[-60.0, 100.0], [marker.left + 17, marker.top + 17], [210.0, 148.5], [200.0, 260.0]]), 8.0
-    )
-    reading = assign_dice(location, [_die_at(p) for p in points])
+    points = [(-60.0, 100.0), (marker.left + 17, marker.top + 17), (210.0, 148.5), (200.0, 260.0)]
+    reading = assign_dice(location, [_die_at(location, p) for p in points])
     assert [d.zone for d in reading.dice] == [None, "red.hand"]
     assert reading.to_json()["outside"] == 1
+    for size in (0.4, 3.0):  # a printed letter, a hand reaching in
+        assert assign_dice(location, [_die_at(location, (200.0, 260.0), size=size)]).dice == ()
 
 
 def test_a_reading_names_unsure_zones_and_the_markers_seen(mat_scenes: list[MatScene]) -> None:
     location = locate_mat(mat_scenes[2].image)
-    points = location.to_image(np.array([[100.0, 100.0], [300.0, 30.0]]), 8.0)
-    reading = assign_dice(location, [_die_at(points[0], 5, 0.4), _die_at(points[1], 2)])
-    assert reading.to_json() == {
+    dice = [_die_at(location, (100.0, 100.0), 5, 0.4), _die_at(location, (300.0, 30.0), 2)]
+    assert assign_dice(location, dice).to_json() == {
         "zones": {"red.hand": [], "red.roll": [], "blue.hand": [2], "blue.roll": [5]},
         "unsure": ["blue.roll"],
         "outside": 0,
@@ -57,7 +72,9 @@ def test_a_reading_names_unsure_zones_and_the_markers_seen(mat_scenes: list[MatS
 
 def test_an_a4_mat_maps_dice_at_the_height_of_a_die_on_the_smaller_print(mat_scenes: list[MatScene]) -> None:
     location = locate_mat(mat_scenes[3].image)
-    point = location.to_image(np.array([[200.0, 190.0]]), 16.0 / Paper.A4.scale / 2)[0]
-    reading = assign_dice(location, [_die_at(point)], Paper.A4)
+    height = 16.0 / Paper.A4.scale / 2
+    centre = location.to_image(np.array([[200.0, 190.0]]), height)[0]
+    die = replace(_die_at(location, (200.0, 190.0), size=2.0), center=(float(centre[0]), float(centre[1])))
+    reading = assign_dice(location, [die], Paper.A4)
     assert np.allclose(reading.dice[0].mat_point, (200.0, 190.0), atol=1e-6)
     assert assign_dice(location, []).dice == ()
