@@ -45,6 +45,7 @@ PIP_LAYOUTS: dict[int, tuple[tuple[int, int], ...]] = {
 
 
 def _axis_rotation(axis: int, angle: float) -> FloatArray:
+    """Rotation by `angle` radians about world axis 0 (x), 1 (y) or 2 (z)."""
     c, s = math.cos(angle), math.sin(angle)
     i, j = [(1, 2), (2, 0), (0, 1)][axis]
     rotation = np.eye(3)
@@ -118,7 +119,7 @@ class Box:
 
     @cached_property
     def footprint(self) -> FloatArray:
-        """The (4, 2) corners of the box's shadowless footprint on the table, for overlap tests."""
+        """The (4, 2) corners of the box's bottom face seen from above, for overlap tests."""
         return np.asarray(self.all_face_corners[self.up_face ^ 1, :, :2])
 
     @cached_property
@@ -205,6 +206,7 @@ GHOST_SIDES_FROM_PX = 48
 
 
 def _marble(size: int, rng: np.random.Generator) -> Image:
+    """Swirling bands in 0..1: where a marbled die shows its second colour."""
     grid = rng.random((5, 5)).astype(np.float32)
     noise = cv2.resize(grid, (size, size), interpolation=cv2.INTER_CUBIC)
     return np.asarray(0.5 + 0.5 * np.sin(noise * rng.uniform(8.0, 16.0)), np.float32)

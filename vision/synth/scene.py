@@ -42,6 +42,7 @@ class SceneConfig:
     colors: tuple[str, ...] = DIE_COLORS
     max_tilt_deg: float = 35.0
     backgrounds: tuple[str, ...] = BACKGROUND_KINDS
+    """Table surfaces to draw from, uniformly; name a kind twice to draw it twice as often."""
     translucent_probability: float = 0.4
     """Per die: a translucent body instead of an opaque one."""
     dark_pips_probability: float = 0.15
