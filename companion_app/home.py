@@ -21,19 +21,28 @@ class PlayerError(ValueError):
 
 @dataclass(frozen=True)
 class GameKind:
-    """A game the companion knows; `ready` once its pages are wired end to end."""
+    """A game the companion knows; `page` is the endpoint of its game page once it is wired end to end."""
 
     key: str
     title: str
     summary: str
-    ready: bool
+    page: str | None
+
+    @property
+    def ready(self) -> bool:
+        return self.page is not None
 
 
 GAMES: tuple[GameKind, ...] = (
-    GameKind("sagrada", "Sagrada", "Dice windows of stained glass: running score and placement rules.", True),
-    GameKind("cubist", "Cubist", "Stacked dice sculptures and the museum.", False),
-    GameKind("runbuster", "Run Buster", "Roll for straights, bust your rival's dice.", True),
-    GameKind("river-dragons", "River Dragons / Dragon Delta", "Cross the delta island by island.", False),
+    GameKind(
+        "sagrada",
+        "Sagrada",
+        "Dice windows of stained glass: running score and placement rules.",
+        "table.game",
+    ),
+    GameKind("cubist", "Cubist", "Stacked dice sculptures and the museum.", None),
+    GameKind("runbuster", "Run Buster", "Roll for straights, bust your rival's dice.", "runbuster.game"),
+    GameKind("river-dragons", "River Dragons / Dragon Delta", "Cross the delta island by island.", None),
 )
 
 
@@ -90,9 +99,11 @@ def _seated_players() -> list[tuple[int, str, str]]:
 
 
 def _ready_kind(key: str) -> GameKind:
+    """The game whose set-up form is served here (Sagrada); other games' forms live with their pages."""
     kind = game_kind(key)
-    if not kind.ready:
-        abort(404, description=f"{kind.title} is coming; for now TableSight tracks Sagrada games.")
+    if kind.key != sagrada_table.KIND:
+        ready = ", ".join(k.title for k in GAMES if k.ready)
+        abort(404, description=f"{kind.title} is coming; for now TableSight tracks {ready} games.")
     return kind
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, render_template
 
 from companion_app import history, sagrada_table
-from companion_app.table import load_game
+from companion_app.table import load_game, load_sagrada_game
 
 bp = Blueprint("results", __name__, url_prefix="/g/<token>")
 
@@ -23,7 +23,7 @@ def _standings(game: history.Game) -> list[sagrada_table.Standing]:
 
 @bp.get("/scores")
 def score_sheet(token: str) -> str:
-    game = load_game(token)
+    game = load_sagrada_game(token)
     return render_template(
         "scores.html", game=game, standings=_standings(game), ended=history.has_ended(game)
     )
@@ -31,7 +31,7 @@ def score_sheet(token: str) -> str:
 
 @bp.get("/scores.json")
 def score_json(token: str) -> dict[str, Any]:
-    game = load_game(token)
+    game = load_sagrada_game(token)
     return {
         "game": game.kind,
         "created_at": game.created_at,
@@ -54,7 +54,7 @@ def score_json(token: str) -> dict[str, Any]:
 
 @bp.get("/scores.csv")
 def score_csv(token: str) -> Response:
-    game = load_game(token)
+    game = load_sagrada_game(token)
     objectives: list[str] = list(game.setup["public_objectives"])
     buffer = io.StringIO()
     writer = csv.writer(buffer)

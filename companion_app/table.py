@@ -29,6 +29,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from companion_app import history, sagrada_table
 from companion_app.history import Game, HistoryError, Player
+from companion_app.home import game_kind
 from companion_app.photos import PhotoReader, PhotoRejected, decode_photo, keep_photo, preview_name
 from engine.sagrada.window import Color
 from vision.decode import DecodedImage
@@ -50,6 +51,14 @@ def load_game(token: str) -> Game:
         abort(
             404, description="No game has this link. Check the whole link was copied, or scan the QR again."
         )
+    return game
+
+
+def load_sagrada_game(token: str) -> Game:
+    """The Sagrada game this link opens; a link to another game's table is a 404 on Sagrada's pages."""
+    game = load_game(token)
+    if game.kind != sagrada_table.KIND:
+        abort(404, description=f"This link opens a {game_kind(game.kind).title} game, not a Sagrada one.")
     return game
 
 
@@ -78,9 +87,13 @@ def page_context(game: Game) -> dict[str, object]:
 
 @bp.get("")
 def game(token: str) -> str | BaseResponse:
+    """Every game's join link: a Sagrada game's page here, any other game's on its own page."""
     game = load_game(token)
-    if game.kind == "runbuster":  # its own page: companion_app/runbuster_page.py
-        return redirect(url_for("runbuster.game", token=token))
+    kind = game_kind(game.kind)
+    if kind.page is None:
+        abort(404, description=f"{kind.title} games cannot be shown by this version of TableSight.")
+    if kind.page != "table.game":
+        return redirect(url_for(kind.page, token=token))
     return render_template(
         "game.html",
         join_url=join_url(game),
@@ -92,7 +105,7 @@ def game(token: str) -> str | BaseResponse:
 @bp.get("/panel")
 def panel(token: str) -> str:
     """The live part of the game page alone, fetched again whenever the game changes."""
-    return render_template("_panel.html", **page_context(load_game(token)))
+    return render_template("_panel.html", **page_context(load_sagrada_game(token)))
 
 
 @bp.get("/qr.svg")
@@ -107,7 +120,7 @@ def join_qr(token: str) -> Response:
 @bp.get("/hints")
 def hints(token: str) -> dict[str, object]:
     """Every empty space of a player's window where a die from the draft pool may go now."""
-    game = load_game(token)
+    game = load_sagrada_game(token)
     player = _player(game, request.args.get("seat", ""))
     try:
         die = sagrada_table.pool_die(request.args.get("color", ""), request.args.get("value", ""))
@@ -120,7 +133,7 @@ def hints(token: str) -> dict[str, object]:
 @bp.post("/captures")
 def add_capture(token: str) -> BaseResponse:
     """A photo, a typed window, or both, for one player's window; a resent form is stored only once."""
-    game = load_game(token)
+    game = load_sagrada_game(token)
     _refuse_if_ended(game)
     player = _player(game, request.form.get("player", ""))
     submission = request.form.get("submission", "")
@@ -191,7 +204,7 @@ def _send_photo(token: str, capture_id: int, preview: bool) -> BaseResponse:
 
 @bp.post("/captures/<int:capture_id>/corrections")
 def correct(token: str, capture_id: int) -> BaseResponse:
-    game = load_game(token)
+    game = load_sagrada_game(token)
     _refuse_if_ended(game)
     capture = _capture(game, capture_id)
     try:
@@ -211,7 +224,7 @@ def correct(token: str, capture_id: int) -> BaseResponse:
 
 @bp.post("/captures/<int:capture_id>/undo")
 def undo(token: str, capture_id: int) -> BaseResponse:
-    game = load_game(token)
+    game = load_sagrada_game(token)
     _refuse_if_ended(game)
     capture = _capture(game, capture_id)
     owner = _owner(game, capture)

@@ -78,6 +78,16 @@ def streams_running(game_path: str) -> int:
     )
 
 
+def settles_at(game_path: str, count: int, samples: int = 10, limit_s: float = 10.0) -> bool:
+    """Whether the number of live streams of the game reaches `count` and stays there for `samples`
+    looks in a row (a stream's frame is briefly off the stack while waitress sends what it yielded)."""
+    deadline, streak = time.monotonic() + limit_s, 0
+    while streak < samples and time.monotonic() < deadline:
+        streak = streak + 1 if streams_running(game_path) == count else 0
+        time.sleep(0.02)
+    return streak == samples
+
+
 def test_a_phone_that_leaves_frees_its_server_thread(app: Flask) -> None:
     app.config["LIVE_STREAM_SECONDS"] = 60.0
     client = app.test_client()
@@ -90,11 +100,8 @@ def test_a_phone_that_leaves_frees_its_server_thread(app: Flask) -> None:
         port = server.socket.getsockname()[1]
         phone = urllib.request.urlopen(f"http://127.0.0.1:{port}{game}/events", timeout=10)
         assert phone.readline().startswith(b"retry:")
-        assert streams_running(game) == 1
+        assert settles_at(game, 1)
         phone.close()
-        deadline = time.monotonic() + 10
-        while streams_running(game) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert streams_running(game) == 0
+        assert settles_at(game, 0)
     finally:
         server.close()

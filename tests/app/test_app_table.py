@@ -12,6 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion_app import history
 from engine.sagrada.objectives import public_objectives
 from engine.sagrada.scoring import score_window
 from engine.sagrada.window import Color, Window, find_pattern
@@ -436,8 +437,6 @@ def test_wrong_method_gets_a_405_page(client: FlaskClient, game: str) -> None:
 def test_a_server_fault_shows_a_plain_500_page(
     app: Flask, client: FlaskClient, game: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from companion_app import history
-
     def broken(*_args: object) -> None:
         raise RuntimeError("disk on fire")
 
@@ -466,3 +465,21 @@ def test_an_error_in_a_game_links_back_to_it_and_a_forged_one_does_not(
     assert f'href="{game}">Back to the game' in bad.text
     forged = client.get("/g/forged-token")
     assert "Back to the game" not in forged.text
+
+
+def test_a_link_to_another_games_table_opens_none_of_the_sagrada_pages(
+    app: Flask, client: FlaskClient
+) -> None:
+    with app.app_context():
+        other = history.create_game("cubist", {}, [history.NewPlayer("Cy", "red", {})])
+    path = f"/g/{other.token}"
+    assert "cannot be shown by this version" in client.get(path).text
+    for suffix in ("/panel", "/hints?seat=1&color=r&value=1", "/scores", "/scores.csv", "/scores.json"):
+        response = client.get(path + suffix)
+        assert response.status_code == 404, suffix
+        assert "opens a Cubist game, not a Sagrada one" in response.text
+    sent = client.post(
+        f"{path}/captures", data={"csrf_token": CSRF, "player": "1", "window": FINISHED_WINDOW}
+    )
+    assert sent.status_code == 404
+    assert client.get(f"{path}/timeline").status_code == 200
