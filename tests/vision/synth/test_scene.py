@@ -1,6 +1,8 @@
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vision.colors import COLOR_SETS, DIE_COLORS, OTHER_COLOR
 from vision.synth.scene import (
@@ -254,3 +256,40 @@ def test_stacked_dice_rest_on_others_and_hide_their_tops() -> None:
         if die.level == 0 and any(other.level == 1 for other in scene.dice)
     ]
     assert min(hidden) < 0.3
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    width=st.integers(48, 200),
+    height=st.integers(48, 200),
+    low=st.floats(8, 40),
+    spread=st.floats(1.0, 2.5),
+    tilt=st.floats(0, 45),
+    knobs=st.lists(st.floats(0, 1), min_size=6, max_size=6),
+    kind=st.sampled_from(BACKGROUND_KINDS),
+    seed=st.integers(0, 2**16),
+)
+def test_any_valid_config_renders_with_labels_in_range(
+    width: int, height: int, low: float, spread: float, tilt: float, knobs: list[float], kind: str, seed: int
+) -> None:
+    config = SceneConfig(
+        width=width,
+        height=height,
+        dice_count=(0, 8),
+        die_size_px=(low, low * spread),
+        max_tilt_deg=tilt,
+        backgrounds=(kind,),
+        translucent_probability=knobs[0],
+        marbled_probability=knobs[1],
+        cluster_probability=knobs[2],
+        stack_probability=knobs[3],
+        edge_dice_probability=knobs[4],
+        motion_blur_probability=knobs[5],
+    )
+    scene = render_scene(config, np.random.default_rng(seed))
+    assert scene.image.shape == (height, width, 3)
+    for die in scene.dice:
+        assert 1 <= die.value <= 6
+        assert 0.0 <= die.visible_fraction <= 1.0
+        assert np.isfinite(die.top_face).all()
+        assert 0 <= die.center[0] <= width - 1 and 0 <= die.center[1] <= height - 1
