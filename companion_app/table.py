@@ -241,9 +241,11 @@ def undo(token: str, capture_id: int) -> BaseResponse:
 
 @bp.post("/end")
 def end(token: str) -> BaseResponse:
+    """End any game for every phone; a Sagrada game then shows its score sheet, another game its page."""
     game = load_game(token)
     history.end_game(game)
-    return redirect(url_for("results.score_sheet", token=token), code=303)
+    after = "results.score_sheet" if game.kind == sagrada_table.KIND else "table.game"
+    return redirect(url_for(after, token=token), code=303)
 
 
 def _player(game: Game, seat: str) -> Player:

@@ -483,3 +483,5 @@ def test_a_link_to_another_games_table_opens_none_of_the_sagrada_pages(
     )
     assert sent.status_code == 404
     assert client.get(f"{path}/timeline").status_code == 200
+    ended = client.post(f"{path}/end", data={"csrf_token": CSRF})
+    assert ended.status_code == 303 and ended.headers["Location"] == path
