@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import csv
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -509,14 +509,18 @@ def _die_mask(crop: NDArray[np.uint8]) -> NDArray[np.float32] | None:
     return np.asarray(cv2.GaussianBlur(shrunk, (0, 0), 0.8), np.float32) * np.float32(1 / 255)
 
 
-def load_real_dice(root: Path, colors: Sequence[str] = COLOR_SETS["sagrada"]) -> list[RealDieCrop]:
+def load_real_dice(
+    root: Path, colors: Sequence[str] = COLOR_SETS["sagrada"], images: Collection[str] | None = None
+) -> list[RealDieCrop]:
     """Crops of the dice of `colors` in a real dice set laid out like tests/data/dice_real (images/,
-    labels/ in YOLO format with class = value - 1, colors.csv), skipping dice with an unclear silhouette."""
+    labels/ in YOLO format with class = value - 1, colors.csv), skipping dice with an unclear silhouette.
+
+    `images` limits the crops to those photos (file names), e.g. a validation split never trained on."""
     wanted = set(colors)
     by_image: dict[str, dict[int, str]] = {}
     with (root / "colors.csv").open(newline="") as handle:
         for row in csv.DictReader(handle):
-            if row["color"] in wanted:
+            if row["color"] in wanted and (images is None or row["filename"] in images):
                 by_image.setdefault(row["filename"], {})[int(row["index"])] = row["color"]
     crops = []
     for filename, dice_colors in sorted(by_image.items()):

@@ -149,6 +149,8 @@ def test_real_dice_crops_fill_empty_spaces_with_their_labels() -> None:
     crops = load_real_dice(REAL_DICE)
     assert len(crops) >= 100
     assert {crop.color for crop in crops} == set(Color)
+    some_photos = {crops[0].source.split("#")[0], crops[-1].source.split("#")[0]}
+    assert {c.source.split("#")[0] for c in load_real_dice(REAL_DICE, images=some_photos)} == some_photos
     config = SagradaConfig(
         scene=SceneConfig(width=384, height=384, colors=COLOR_SETS["sagrada"]),
         fill=(0, 0),
