@@ -7,6 +7,7 @@ import click
 from companion_app.commands.detect import detect
 from companion_app.commands.mat import mat
 from companion_app.commands.runbuster import runbuster
+from companion_app.commands.runbuster_photo import read_command
 from companion_app.commands.sagrada import sagrada
 from companion_app.commands.serve import serve
 
@@ -18,6 +19,7 @@ def main() -> None:
 
 
 main.add_command(sagrada)
+runbuster.add_command(read_command)
 main.add_command(runbuster)
 main.add_command(serve)
 main.add_command(detect)
