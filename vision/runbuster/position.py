@@ -43,7 +43,11 @@ class TableDice:
 @dataclass(frozen=True)
 class Turn:
     """What a table shows: the roller (None when no roll or two rolls lie on the mat), the hands the roll
-    busts, the hands the roller may make, the winner if any, what is wrong, and all of it in words."""
+    busts, the hands the roller may make, the winner if any, what is wrong, and all of it in words.
+
+    `state` is the engine's position once the roll is applied (the roller to keep, busted hands emptied),
+    for whoever wants to play on from the photo with `RunBuster.apply`; None when no roll can be judged.
+    """
 
     table: TableDice
     names: tuple[str, str]
@@ -54,6 +58,7 @@ class Turn:
     problems: tuple[str, ...] = ()
     sentences: tuple[str, ...] = ()
     advice: Advice | None = field(default=None, compare=False)
+    state: State | None = None
 
     @property
     def must_keep(self) -> bool:
@@ -135,4 +140,5 @@ def _verdict(table: TableDice, names: tuple[str, str], roller: int) -> Turn:
         winner=winner,
         sentences=tuple(sentences),
         advice=advice,
+        state=after,
     )

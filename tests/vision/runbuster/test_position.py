@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.runbuster.game import Keep, Phase, RunBuster
 from engine.runbuster.solver import advise
 from vision.runbuster.position import TableDice, read_turn
 
@@ -33,6 +34,16 @@ def test_the_rule_texts_extension_example() -> None:
     assert turn.options == ((3, 4, 5), (3, 4, 5, 6), (4, 5, 6))
     assert turn.sentences == ("Red must extend: 3-4-5 or 3-4-5-6 or 4-5-6",)
     assert turn.must_keep and turn.busted == () and turn.winner is None
+
+
+def test_the_engine_position_is_the_roll_applied() -> None:
+    turn = read_turn(table(red_hand="234", blue_hand="45", blue_roll="1566"))
+    assert turn.state is not None
+    assert turn.state.phase is Phase.KEEP and turn.state.to_move == 1
+    assert turn.state.hands == ((), (4, 5)) and turn.state.roll == (1, 5, 6, 6)
+    game = RunBuster()
+    assert list(game.legal_moves(turn.state)) == [Keep((6,))]
+    assert read_turn(table(red_hand="45")).state is None
 
 
 def test_the_rule_texts_example_that_cannot_extend() -> None:
