@@ -400,7 +400,17 @@ def cast_shadows(
     contact_soft = cv2.GaussianBlur(contact, (0, 0), max(die_px * 0.06, 0.5))
     strength = rng.uniform(0.2, 0.6)
     factor = (1 - strength * cast_soft) * (1 - 0.35 * contact_soft)
-    image *= spread3(np.asarray(cv2.resize(factor, (w, h), interpolation=cv2.INTER_LINEAR), np.float32))
+    # Only the shadowed part of the picture needs scaling: enlarge and apply the factor over its box.
+    rows, cols = np.nonzero(factor < 0.999)
+    if rows.size == 0:
+        return
+    x0, y0 = max(int(cols.min() / scale) - 2, 0), max(int(rows.min() / scale) - 2, 0)
+    x1, y1 = min(int((cols.max() + 1) / scale) + 2, w), min(int((rows.max() + 1) / scale) + 2, h)
+    to_small = np.array([[scale, 0, (scale - 1) / 2 + x0 * scale], [0, scale, (scale - 1) / 2 + y0 * scale]])
+    enlarged = cv2.warpAffine(
+        factor, to_small, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderValue=1.0
+    )
+    image[y0:y1, x0:x1] *= spread3(np.asarray(enlarged, np.float32))
 
 
 @cache
@@ -440,8 +450,10 @@ def photograph(image: Image, config: SceneConfig, rng: np.random.Generator) -> N
         image = np.asarray(cv2.GaussianBlur(image, (0, 0), rng.uniform(0.4, 1.1)), np.float32)
     sigma = rng.uniform(*config.noise_sigma)
     if sigma > 0:
-        image += _sensor_noise(h, w, rng) * np.float32(sigma)
-    result: NDArray[np.uint8] = np.clip(image + 0.5, 0, 255).astype(np.uint8)
+        image = np.asarray(cv2.scaleAdd(_sensor_noise(h, w, rng), float(sigma), image), np.float32)
+    np.add(image, 0.5, out=image)
+    np.clip(image, 0, 255, out=image)
+    result: NDArray[np.uint8] = image.astype(np.uint8)
     if rng.random() < config.jpeg_probability:
         quality = int(rng.integers(config.jpeg_quality[0], config.jpeg_quality[1] + 1))
         ok, encoded = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, quality])
