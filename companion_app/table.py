@@ -23,6 +23,7 @@ from flask import (
     render_template,
     request,
     send_from_directory,
+    session,
     url_for,
 )
 from werkzeug.wrappers import Response as BaseResponse
@@ -38,6 +39,8 @@ from vision.errors import VisionError
 bp = Blueprint("table", __name__, url_prefix="/g/<token>")
 
 SUBMISSION_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
+SEATS_KEY = "seats"  # session: game token -> the seat this phone last sent a capture for
+REMEMBERED_GAMES = 8
 NO_PHOTO_READER = (
     "The photo is kept, but this version of TableSight cannot read Sagrada dice from photos: "
     "type the window to score it."
@@ -98,6 +101,7 @@ def game(token: str) -> str | BaseResponse:
         "game.html",
         join_url=join_url(game),
         submission=secrets.token_urlsafe(24),
+        my_seat=session.get(SEATS_KEY, {}).get(token),
         **page_context(game),
     )
 
@@ -159,7 +163,14 @@ def add_capture(token: str) -> BaseResponse:
     what = {(True, False): "a photo", (False, True): "a typed window", (True, True): "a photo and its window"}
     summary = f"{player.name} sent {what[photo is not None, bool(typed)]}"
     history.add_capture(game, player, submission, reading, summary, photo)
+    _remember_seat(token, player.seat)
     return redirect(url_for("table.game", token=token, _anchor=f"seat-{player.seat}"), code=303)
+
+
+def _remember_seat(token: str, seat: int) -> None:
+    """This phone's player in this game, so the next capture form starts on them (a few games kept)."""
+    seats = {t: s for t, s in session.get(SEATS_KEY, {}).items() if t != token}
+    session[SEATS_KEY] = dict(list(seats.items())[-(REMEMBERED_GAMES - 1) :]) | {token: seat}
 
 
 def _decoded_upload(data: bytes, filename: str) -> DecodedImage:

@@ -485,3 +485,13 @@ def test_a_link_to_another_games_table_opens_none_of_the_sagrada_pages(
     assert client.get(f"{path}/timeline").status_code == 200
     ended = client.post(f"{path}/end", data={"csrf_token": CSRF})
     assert ended.status_code == 303 and ended.headers["Location"] == path
+
+
+def test_the_capture_form_starts_on_the_player_this_phone_last_sent_for(
+    client: FlaskClient, game: str
+) -> None:
+    assert '<option value="2" selected>' not in client.get(game).text
+    send_window(client, game, seat=2)
+    assert '<option value="2" selected>' in client.get(game).text
+    other = start_game(client)
+    assert '<option value="2" selected>' not in client.get(other).text
