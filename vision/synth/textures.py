@@ -60,6 +60,13 @@ def solid_canvas(
     return canvas.reshape(height, width, 3)
 
 
+def _grid(height: int, width: int, step: float) -> tuple[Image, Image]:
+    """Row and column coordinates times `step`, as (height, 1) and (1, width) arrays that broadcast."""
+    ys = (np.arange(height, dtype=np.float32) * np.float32(step))[:, None]
+    xs = (np.arange(width, dtype=np.float32) * np.float32(step))[None, :]
+    return ys, xs
+
+
 def _mix(first: NDArray[np.float32], second: NDArray[np.float32], weight: Image) -> Image:
     """Per pixel, `first` colour blended towards `second` by `weight` (0..1), as an (H, W, 3) canvas."""
     weight = weight.astype(np.float32, copy=False)
@@ -88,7 +95,7 @@ def _streaks(height: int, width: int, angle: float, rng: np.random.Generator) ->
 def paint_wood(height: int, width: int, px_per_unit: float, rng: np.random.Generator) -> Image:
     """Planks with wavy grain, from pale pine to dark walnut."""
     angle = rng.uniform(0, math.pi)
-    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32) / px_per_unit
+    ys, xs = _grid(height, width, 1.0 / px_per_unit)
     across = -xs * math.sin(angle) + ys * math.cos(angle)
     warp = value_noise(height, width, (_cells(height, px_per_unit, 4), _cells(width, px_per_unit, 4)), rng)
     rings = np.sin((across * rng.uniform(0.8, 3.0) + warp * rng.uniform(0.3, 1.5)) * 2 * math.pi)
@@ -140,7 +147,7 @@ def paint_paper(height: int, width: int, px_per_unit: float, rng: np.random.Gene
 def paint_cloth(height: int, width: int, px_per_unit: float, rng: np.random.Generator) -> Image:
     """A checked or striped tablecloth with soft folds."""
     angle = rng.uniform(0, math.pi)
-    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32) / px_per_unit
+    ys, xs = _grid(height, width, 1.0 / px_per_unit)
     u = xs * math.cos(angle) + ys * math.sin(angle)
     v = -xs * math.sin(angle) + ys * math.cos(angle)
     period = rng.uniform(0.8, 5.0)
@@ -260,7 +267,7 @@ def paint_tray(height: int, width: int, px_per_unit: float, rng: np.random.Gener
     x0, y0 = inset[0], inset[1]
     x1, y1 = width - inset[2], height - inset[3]
     rim = rng.uniform(0.4, 1.5) * px_per_unit
-    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    ys, xs = _grid(height, width, 1.0)
     inside_floor = np.minimum(np.minimum(xs - x0, x1 - xs), np.minimum(ys - y0, y1 - ys))
     floor = np.clip(inside_floor / 1.5, 0, 1)
     wall = np.clip((inside_floor + rim) / 1.5, 0, 1) * (1 - floor)
