@@ -158,7 +158,7 @@ def paint_cloth(height: int, width: int, px_per_unit: float, rng: np.random.Gene
     first = _random_bgr(rng, (0.3, 0.9), (0.3, 0.9))
     second = _random_bgr(rng, (0.0, 0.2), (0.8, 1.0))
     weave = 0.5 * (stripes_u + stripes_v) if rng.random() < 0.6 else stripes_u
-    return _mottle(_mix(second, first, weave), px_per_unit, rng, 0.3, 6.0)
+    return _mottle(_mix(second, first, np.asarray(weave, np.float32)), px_per_unit, rng, 0.3, 6.0)
 
 
 def paint_stone(height: int, width: int, px_per_unit: float, rng: np.random.Generator) -> Image:
