@@ -24,7 +24,7 @@ from vision.observation import DetectedDie
 from vision.recognizer import DiceRecognizer
 from vision.runbuster.locate import locate_mat
 from vision.runbuster.mat import DIE_EDGE, ZONE_KEYS
-from vision.runbuster.zones import assign_dice
+from vision.runbuster.zones import assign_dice, read_mat_photo
 from vision.synth.mat import MatScene, MatSceneConfig, render_mat_scene
 
 
@@ -87,15 +87,16 @@ def main() -> None:
     recognise_s = []
     for scene in scenes:
         started = time.perf_counter()
-        observation = recognizer.recognize_pixels(scene.image)
+        reading = read_mat_photo(recognizer, scene.image)
         recognise_s.append(time.perf_counter() - started)
-        reading = assign_dice(locate_mat(scene.image), observation.dice)
         for key in ZONE_KEYS:
             truth, read = Counter(scene.values(key)), Counter(reading.values(key))
             found_right += sum((truth & read).values())
             missed += sum((truth - read).values())
             extra += sum((read - truth).values())
-    print(f"recognize   median {1000 * statistics.median(recognise_s):7.1f} ms")
+    print(
+        f"photo to zones median {1000 * statistics.median(recognise_s):7.1f} ms (find mat, recognize, place)"
+    )
     print(
         f"whole pipeline: {found_right}/{total} dice in the right zone with the right value "
         f"({100 * found_right / total:.2f} %), {missed} missed or misread, {extra} extra"

@@ -11,7 +11,6 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -36,11 +35,10 @@ from engine.core import ParseError
 from engine.runbuster.straights import Dice, dashed, format_dice, parse_dice
 from vision.decode import DecodedImage
 from vision.errors import ModelUnavailable, VisionError
-from vision.recognizer import DiceRecognizer
-from vision.runbuster.locate import MatNotFound, locate_mat
+from vision.runbuster.locate import MatNotFound
 from vision.runbuster.mat import ZONE_KEYS, Paper, Side, zone_named
 from vision.runbuster.position import TableDice, Turn, read_turn
-from vision.runbuster.zones import assign_dice
+from vision.runbuster.zones import SharedRecognizer, read_mat_photo
 
 bp = Blueprint("runbuster", __name__)
 
@@ -50,21 +48,13 @@ MAX_NAME_LENGTH = 40
 NO_READER = "The photo is kept, but this TableSight cannot read dice from photos: type the dice in each zone."
 
 
-@cache
-def _recognizer() -> DiceRecognizer:
-    """The dice recognizer, loaded once per process (raises ModelUnavailable when its models are missing)."""
-    return DiceRecognizer()
-
-
 def read_photo(decoded: DecodedImage) -> dict[str, Any]:
     """The photo reader this page plugs into `PHOTO_READERS`: the mat's zones as recognised.
 
     Dice are mapped at the height of a die on an A3 mat; on A4 a die stands taller in mat units, which
     moves a die's place by under 2 mm at the steepest angle, far inside the gaps between zones.
     """
-    pixels = decoded.pixels
-    location = locate_mat(pixels)  # first: a photo without the mat needs no dice read
-    reading = assign_dice(location, _recognizer().recognize_pixels(pixels).dice, Paper.A3).to_json()
+    reading = read_mat_photo(SharedRecognizer(), decoded.pixels, Paper.A3).to_json()
     outside = reading["outside"]
     reading["message"] = f"{outside} dice lie outside the zones and were not counted" if outside else None
     return reading

@@ -10,11 +10,9 @@ import click
 
 from vision.decode import decode_image
 from vision.errors import VisionError
-from vision.recognizer import DiceRecognizer
-from vision.runbuster.locate import locate_mat
 from vision.runbuster.mat import ZONE_KEYS, Paper, zone_named
 from vision.runbuster.position import TableDice, Turn, read_turn
-from vision.runbuster.zones import MatReading, assign_dice
+from vision.runbuster.zones import MatReading, SharedRecognizer, read_mat_photo
 
 
 @click.command("read")
@@ -28,12 +26,9 @@ def read_command(photo: Path, paper: str, names: str, as_json: bool) -> None:
     if not red.strip() or not blue.strip():
         raise click.ClickException(f"--names takes two names separated by a comma, got {names!r}")
     try:
-        pixels = decode_image(photo).pixels
-        location = locate_mat(pixels)  # first: a photo without the mat needs no models
-        dice = DiceRecognizer().recognize_pixels(pixels).dice
+        reading = read_mat_photo(SharedRecognizer(), decode_image(photo).pixels, Paper.named(paper))
     except VisionError as error:
         raise click.ClickException(f"{photo}: {error}") from None
-    reading = assign_dice(location, dice, Paper.named(paper))
     table = TableDice.from_zones({key: reading.values(key) for key in ZONE_KEYS})
     turn = read_turn(table, (red.strip(), blue.strip()))
     click.echo(json.dumps(_as_json(reading, turn)) if as_json else _as_text(reading, turn))

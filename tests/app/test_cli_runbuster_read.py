@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -27,18 +28,31 @@ def scene() -> MatScene:
 
 
 class ExactRecognizer:
-    """Stands in for the models: reports the rendered dice exactly where the renderer drew them."""
+    """Stands in for the models: reports the rendered dice exactly where the renderer drew them, in the
+    coordinates of the part of the photo it is shown."""
 
+    photo: np.ndarray = np.zeros((1, 1, 3), np.uint8)
     dice: tuple[DetectedDie, ...] = ()
 
     def recognize_pixels(self, pixels: np.ndarray) -> DiceObservation:
-        return DiceObservation(pixels.shape[1], pixels.shape[0], self.dice)
+        match = cv2.matchTemplate(self.photo, pixels[:40, :40], cv2.TM_SQDIFF)
+        x0, y0 = cv2.minMaxLoc(match)[2]
+        shifted = tuple(
+            replace(
+                die,
+                center=(die.center[0] - x0, die.center[1] - y0),
+                box=(die.box[0] - x0, die.box[1] - y0, die.box[2] - x0, die.box[3] - y0),
+            )
+            for die in self.dice
+        )
+        return DiceObservation(pixels.shape[1], pixels.shape[0], shifted)
 
 
 @pytest.fixture
 def photo(scene: MatScene, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "mat.png"
     cv2.imwrite(str(path), scene.image)
+    ExactRecognizer.photo = scene.image
     ExactRecognizer.dice = tuple(
         DetectedDie(
             ((d.die.box[0] + d.die.box[2]) / 2, (d.die.box[1] + d.die.box[3]) / 2),
@@ -51,7 +65,7 @@ def photo(scene: MatScene, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> P
         )
         for d in scene.dice
     )
-    monkeypatch.setattr(runbuster_photo, "DiceRecognizer", ExactRecognizer)
+    monkeypatch.setattr(runbuster_photo, "SharedRecognizer", ExactRecognizer)
     return path
 
 

@@ -10,12 +10,14 @@ size at their place (printed letters, a hand) are left out.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import Any, Protocol
 
 import numpy as np
 
-from vision.observation import DetectedDie
+from vision.observation import DetectedDie, DiceObservation
+from vision.recognizer import DiceRecognizer
 from vision.runbuster.locate import BGRImage, MatLocation, locate_mat
 from vision.runbuster.mat import (
     DIE_EDGE,
@@ -125,3 +127,47 @@ def _zone_at(x: float, y: float, tolerance: float) -> str | None:
 
 def _on_marker(x: float, y: float) -> bool:
     return any(m.left <= x <= m.left + MARKER_SIDE and m.top <= y <= m.top + MARKER_SIDE for m in MARKERS)
+
+
+class PixelRecognizer(Protocol):
+    """What reading a mat needs of a recognizer: `vision.recognizer.DiceRecognizer`, or a stand-in."""
+
+    def recognize_pixels(self, pixels: BGRImage) -> DiceObservation: ...
+
+
+def read_mat_photo(recognizer: PixelRecognizer, pixels: BGRImage, paper: Paper = Paper.A3) -> MatReading:
+    """Find the mat, recognise the dice on it and place them in the zones.
+
+    The mat is found first, so a photo without it fails fast (MatNotFound) and costs no recognition; the
+    recognizer then sees only the mat's part of the photo, where the dice are larger at its working scale.
+    """
+    location = locate_mat(pixels)
+    height, width = pixels.shape[:2]
+    outline = location.outline
+    margin = 0.03 * float(np.ptp(outline[:, 0]))
+    x0, y0 = (max(0, int(v - margin)) for v in outline.min(axis=0))
+    x1 = min(width, int(outline[:, 0].max() + margin) + 1)
+    y1 = min(height, int(outline[:, 1].max() + margin) + 1)
+    observation = recognizer.recognize_pixels(np.ascontiguousarray(pixels[y0:y1, x0:x1]))
+    dice = [
+        replace(
+            die,
+            center=(die.center[0] + x0, die.center[1] + y0),
+            box=(die.box[0] + x0, die.box[1] + y0, die.box[2] + x0, die.box[3] + y0),
+        )
+        for die in observation.dice
+    ]
+    return assign_dice(location, dice, paper)
+
+
+class SharedRecognizer:
+    """The process's dice recognizer, loaded on first use and then kept: a photo without the mat, refused
+    before any die is read, never loads the models (and a missing model is looked for again next time)."""
+
+    def recognize_pixels(self, pixels: BGRImage) -> DiceObservation:
+        return _loaded_recognizer().recognize_pixels(pixels)
+
+
+@cache
+def _loaded_recognizer() -> DiceRecognizer:
+    return DiceRecognizer()

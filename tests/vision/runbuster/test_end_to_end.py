@@ -10,9 +10,8 @@ import pytest
 
 from vision.read import READER_MODEL
 from vision.recognizer import DiceRecognizer
-from vision.runbuster.locate import locate_mat
 from vision.runbuster.mat import ZONE_KEYS
-from vision.runbuster.zones import assign_dice
+from vision.runbuster.zones import read_mat_photo
 from vision.synth.mat import DEMO_TABLES, MatScene
 
 pytestmark = pytest.mark.skipif(not READER_MODEL.is_file(), reason="the dice reader model has not landed")
@@ -26,7 +25,7 @@ def test_dice_are_found_read_and_placed_in_their_zones(
     """Per zone, the values read match the values rendered for >= 99.5 % of the dice, with as few extras."""
     right = missed = extra = 0
     for scene in mat_scenes:
-        reading = assign_dice(locate_mat(scene.image), recognizer.recognize_pixels(scene.image).dice)
+        reading = read_mat_photo(recognizer, scene.image)
         for key in ZONE_KEYS:
             truth, read = Counter(scene.values(key)), Counter(reading.values(key))
             right += sum((truth & read).values())
@@ -41,6 +40,6 @@ def test_dice_are_found_read_and_placed_in_their_zones(
 def test_the_demo_photos_read_as_their_tables(recognizer: DiceRecognizer) -> None:
     for name, table in DEMO_TABLES.items():
         image = cv2.imread(str(DEMO_FOLDER / name))
-        reading = assign_dice(locate_mat(image), recognizer.recognize_pixels(image).dice)
+        reading = read_mat_photo(recognizer, image)
         for key in ZONE_KEYS:
             assert reading.values(key) == tuple(sorted(table.get(key, ()))), f"{name}: {key}"

@@ -8,10 +8,10 @@ import cv2
 import numpy as np
 
 from tests.vision.runbuster.conftest import as_detected
-from vision.observation import DetectedDie
+from vision.observation import DetectedDie, DiceObservation
 from vision.runbuster.locate import MatLocation, locate_mat
 from vision.runbuster.mat import MARKERS, ZONE_KEYS, Paper
-from vision.runbuster.zones import assign_dice, read_mat
+from vision.runbuster.zones import assign_dice, read_mat, read_mat_photo
 from vision.synth.mat import MatScene
 
 
@@ -78,3 +78,32 @@ def test_an_a4_mat_maps_dice_at_the_height_of_a_die_on_the_smaller_print(mat_sce
     reading = assign_dice(location, [die], Paper.A4)
     assert np.allclose(reading.dice[0].mat_point, (200.0, 190.0), atol=1e-6)
     assert assign_dice(location, []).dice == ()
+
+
+class _CropCheckingRecognizer:
+    """Reports the rendered dice in the coordinates of the part of the photo it is shown."""
+
+    def __init__(self, scene: MatScene) -> None:
+        self.scene = scene
+        self.shown: tuple[int, int] = (0, 0)
+
+    def recognize_pixels(self, pixels: np.ndarray) -> DiceObservation:
+        self.shown = pixels.shape[:2]
+        match = cv2.matchTemplate(self.scene.image, pixels[:40, :40], cv2.TM_SQDIFF)
+        x0, y0 = cv2.minMaxLoc(match)[2]
+        dice = []
+        for label in self.scene.dice:
+            die = as_detected(label)
+            box = (die.box[0] - x0, die.box[1] - y0, die.box[2] - x0, die.box[3] - y0)
+            dice.append(replace(die, center=(die.center[0] - x0, die.center[1] - y0), box=box))
+        return DiceObservation(pixels.shape[1], pixels.shape[0], tuple(dice))
+
+
+def test_a_photo_is_read_on_the_mats_part_only(mat_scenes: list[MatScene]) -> None:
+    for scene in mat_scenes[:4]:
+        recognizer = _CropCheckingRecognizer(scene)
+        reading = read_mat_photo(recognizer, scene.image)
+        height, width = scene.image.shape[:2]
+        assert recognizer.shown[0] * recognizer.shown[1] < height * width
+        for key in ZONE_KEYS:
+            assert reading.values(key) == scene.values(key)
