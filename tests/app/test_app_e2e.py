@@ -55,6 +55,8 @@ def browser() -> Iterator[Browser]:
                 "--disable-component-update",
                 "--disable-sync",
                 "--no-first-run",
+                "--use-fake-device-for-media-stream",  # a test pattern stands in for the phone camera
+                "--use-fake-ui-for-media-stream",
             ],
         )
         yield browser
@@ -126,3 +128,26 @@ def test_two_phones_play_a_sagrada_game(browser: Browser, server_url: str, tmp_p
     expect(second.locator("#seat-2 .notice")).to_contain_text("cannot read Sagrada dice", timeout=WAIT_MS)
     expect(first.locator("#seat-2 img")).to_be_visible(timeout=WAIT_MS)
     expect(first.locator(".events")).to_contain_text("<b>Bo</b> sent a photo")
+
+
+def test_the_live_camera_sends_a_picture_where_the_page_is_a_secure_context(
+    browser: Browser, server_url: str
+) -> None:
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(f"{server_url}/new/sagrada")
+    page.fill("input[name=name_1]", "Ana")
+    page.fill("input[name=name_2]", "Bo")
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url("**/g/*")
+    assert page.evaluate("window.isSecureContext") is True  # 127.0.0.1 counts as a secure origin
+    page.get_by_role("button", name="Use the live camera").click()
+    expect(page.locator("#camera-box")).to_be_visible()
+    view = page.locator("#camera-view")
+    for _ in range(100):  # the page's CSP forbids wait_for_function's eval; poll the video instead
+        if view.evaluate("video => video.videoWidth") > 0:
+            break
+        page.wait_for_timeout(50)
+    page.get_by_role("button", name="Take this picture").click()
+    expect(page.locator("#seat-1 .notice")).to_contain_text("cannot read Sagrada dice", timeout=WAIT_MS)
+    expect(page.locator("#seat-1 img")).to_be_visible()
+    expect(page.locator(".events")).to_contain_text("Ana sent a photo")
