@@ -72,9 +72,8 @@ def score_csv(token: str) -> Response:
     )
     for line in _standings(game):
         score = line.view.score
-        parts = (
-            [score.to_json()["objectives"][name] for name in objectives] if score else [0] * len(objectives)
-        )
+        points = {objective.name: objective.points for objective in score.objectives} if score else {}
+        parts = [points.get(name, 0) for name in objectives]
         writer.writerow(
             [
                 line.place,
