@@ -98,19 +98,21 @@ def paint_wood(height: int, width: int, px_per_unit: float, rng: np.random.Gener
     ys, xs = _grid(height, width, 1.0 / px_per_unit)
     across = -xs * math.sin(angle) + ys * math.cos(angle)
     warp = value_noise(height, width, (_cells(height, px_per_unit, 4), _cells(width, px_per_unit, 4)), rng)
-    rings = np.sin((across * rng.uniform(0.8, 3.0) + warp * rng.uniform(0.3, 1.5)) * 2 * math.pi)
-    grain = 0.6 * (0.5 + 0.5 * rings) ** rng.uniform(1.0, 3.0) + 0.4 * _streaks(height, width, angle, rng)
+    rings = 0.5 + 0.5 * np.sin((across * rng.uniform(0.8, 3.0) + warp * rng.uniform(0.3, 1.5)) * 2 * math.pi)
+    for _ in range(int(rng.integers(0, 3))):  # sharper rings: squared or cubed
+        rings = rings * (0.5 + 0.5 * rings)
+    grain = 0.6 * rings + 0.4 * _streaks(height, width, angle, rng)
     plank_width = rng.uniform(3.0, 12.0)
-    plank = np.floor(across / plank_width + 1000).astype(np.int32)
+    position = across / plank_width + 1000
+    plank = np.floor(position).astype(np.int32)
     tones = rng.uniform(0.88, 1.12, size=int(plank.max()) + 2).astype(np.float32)
+    seam = np.abs(position - plank - 0.5) > 0.5 - 0.03 / plank_width * px_per_unit / 10
     hue = rng.uniform(8, 22)
     light = np.asarray(hsv_to_bgr(hue, rng.uniform(0.25, 0.7), rng.uniform(0.4, 0.95)), np.float32)
     dark = light * rng.uniform(0.6, 0.85)
     canvas = _mix(light, dark, grain)
-    canvas *= spread3(tones[plank])
-    seam = np.abs((across / plank_width) % 1.0 - 0.5) > 0.5 - 0.03 / plank_width * px_per_unit / 10
-    canvas[seam] *= 0.55
-    return np.asarray(canvas, np.float32)
+    canvas *= spread3(tones[plank] * np.where(seam, np.float32(0.55), np.float32(1.0)))
+    return canvas
 
 
 def paint_felt(height: int, width: int, px_per_unit: float, rng: np.random.Generator) -> Image:
