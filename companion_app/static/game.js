@@ -109,12 +109,20 @@
   const captureForm = document.getElementById("capture-form");
   function sendCapture(data) {
     const progress = document.getElementById("upload-progress");
+    const status = document.getElementById("upload-status");
     progress.hidden = false;
+    status.hidden = false;
     const request = new XMLHttpRequest();
     request.open("POST", captureForm.action);
     request.setRequestHeader("X-CSRF-Token", csrf);
     request.upload.addEventListener("progress", (e) => {
-      if (e.lengthComputable) progress.value = (100 * e.loaded) / e.total;
+      if (!e.lengthComputable) return;
+      progress.value = (100 * e.loaded) / e.total;
+      status.textContent = `Sending the photo: ${Math.round(progress.value)}%`;
+    });
+    request.upload.addEventListener("load", () => {
+      progress.removeAttribute("value");  // indeterminate while the server reads the photo
+      status.textContent = "Sent. Reading the photo…";
     });
     request.addEventListener("load", () => {
       if (request.status < 400) {
@@ -127,6 +135,7 @@
     });
     request.addEventListener("error", () => {
       progress.hidden = true;
+      status.hidden = true;
       alert("The photo could not be sent. Check the connection and try again.");
     });
     request.send(data);
