@@ -236,7 +236,9 @@ def face_texture(
     `value` None draws a blank face (a token, a pipless cube); `shade` is the light falling on this face.
     """
     coverage, edge = _rounded_square(size, round(look.corner_radius * 100))
-    light = (1.0 - look.bevel * edge) * np.float32(shade)
+    # A translucent body's rounded edges pass light on instead of turning it away: half the darkening.
+    bevel = look.bevel if look.opacity >= 1.0 else look.bevel * 0.5
+    light = (1.0 - bevel * edge) * np.float32(shade)
     pips: Image | None = None
     body_light = light
     if value is not None and look.pips:
@@ -248,7 +250,7 @@ def face_texture(
         sheen = np.float32(look.rim * shade) * edge * edge
     opacity: Image | None = None
     if look.opacity < 1.0:
-        solid = edge * 0.6 if pips is None else np.maximum(pips, edge * 0.6)
+        solid = edge * 0.3 if pips is None else np.maximum(pips, edge * 0.3)
         opacity = look.opacity + (1.0 - look.opacity) * solid
     if glare is not None:
         coords = (np.arange(size, dtype=np.float32) + 0.5) / size
@@ -404,6 +406,8 @@ def draw_box(
     for face in visible:
         lambert = max(float(np.dot(box.face_normals[face], light)), 0.0)
         shade = ambient + (1.0 - ambient) * lambert
+        if tint is not None:  # light scattered inside a translucent body brightens its shaded sides
+            shade = 0.5 * (shade + 1.0)
         value = None if values is None else values[face]
         texture = face_texture(
             look, value, texture_size(quads[face]), shade, rng, glare if face == up else None
