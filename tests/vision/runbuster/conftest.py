@@ -8,13 +8,13 @@ import pytest
 from vision.observation import DetectedDie
 from vision.synth.mat import MatDie, MatScene, MatSceneConfig, render_mat_scene
 
-SCENES = 36
-DENSE = MatSceneConfig(dice_per_zone=(2, 6))
+SCENES = 28
+DENSE = MatSceneConfig(dice_per_zone=(3, 6))
 
 
 @pytest.fixture(scope="package")
 def mat_scenes() -> list[MatScene]:
-    """Mats photographed from either side at random angles, 2-6 dice at random places in every zone."""
+    """Mats photographed from either side at random angles, 3-6 dice at random places in every zone."""
     rng = np.random.default_rng(20261129)
     return [render_mat_scene(DENSE, rng) for _ in range(SCENES)]
 
