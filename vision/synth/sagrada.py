@@ -100,8 +100,10 @@ class SagradaConfig:
                 raise SceneConfigError(
                     f"{name} must be a range (low, high) with 0 <= low <= high, got {low, high}"
                 )
-        if self.windows[0] < 1:
-            raise SceneConfigError(f"windows must ask for at least one window, got {self.windows}")
+        if self.windows[0] < 1 or self.windows[1] > 24:
+            raise SceneConfigError(
+                f"windows must ask for 1 to 24 windows (the official patterns), got {self.windows}"
+            )
         if self.fill[1] > 1:
             raise SceneConfigError(f"fill must be within 0-1, got {self.fill}")
         if not 0 <= self.legal_probability <= 1:
