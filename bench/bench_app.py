@@ -140,10 +140,9 @@ def main() -> None:
         process, base = start_server(Path(folder))
         try:
             owner, csrf, game = new_game(base)
-            cookies = owner.cookies.get_dict()
 
             def post_photo(session: requests.Session, index: int) -> int:
-                session.cookies.update(cookies)
+                session.cookies.update(owner.cookies)  # the owner's session holds the CSRF token
                 data = {
                     "csrf_token": csrf,
                     "submission": secrets.token_urlsafe(24),
