@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from vision.runbuster.mat import Paper
-from vision.runbuster.printable import mat_image, pdf_bytes, png_bytes
+from vision.runbuster.printable import SCALE_BAR, mat_image, pdf_bytes, png_bytes
 
 FORMATS = ("png", "pdf")
 
@@ -38,8 +38,9 @@ def runbuster_mat(out: Path | None, file_format: str | None, paper: str, dpi: in
     except OSError as error:
         raise click.ClickException(f"cannot write the mat to {path}: {error.strerror}") from None
     width_mm, height_mm = sheet.value
+    size = f"{paper.upper()} landscape ({width_mm:.0f} x {height_mm:.0f} mm)"
     click.echo(
-        f"wrote {path}: {file_format.upper()}, {paper.upper()} landscape ({width_mm:.0f} x {height_mm:.0f} mm), "
-        f"{image.shape[1]} x {image.shape[0]} px at {dpi} dpi. Print at 100 % (actual size, no fit to page); "
-        f"the bar in the middle measures 50 mm on A3."
+        f"wrote {path}: {file_format.upper()}, {size}, {image.shape[1]} x {image.shape[0]} px at {dpi} dpi. "
+        f"Print at 100 % (actual size, no fit to page): the bar in the middle then measures "
+        f"{SCALE_BAR * sheet.scale:.0f} mm."
     )

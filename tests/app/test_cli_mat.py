@@ -17,6 +17,7 @@ def test_the_png_mat_is_written_with_its_size(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["mat", "runbuster", "--out", str(out), "--dpi", "60", "--paper", "a4"])
     assert result.exit_code == 0, result.output
     assert "PNG, A4 landscape (297 x 210 mm), 702 x 496 px at 60 dpi" in result.output
+    assert "the bar in the middle then measures 35 mm" in result.output
     image = cv2.imdecode(np.frombuffer(out.read_bytes(), np.uint8), cv2.IMREAD_COLOR)
     assert image.shape == (496, 702, 3) and len(find_markers(image)) == 6
 

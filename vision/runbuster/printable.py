@@ -28,6 +28,8 @@ from vision.runbuster.mat import (
 
 BGRImage = NDArray[np.uint8]
 MM_PER_INCH = 25.4
+SCALE_BAR = 50.0
+"""The length of the bar printed to check the print scale, in millimetres on A3."""
 POINTS_PER_INCH = 72.0
 
 INK = {Side.RED: (43, 49, 200), Side.BLUE: (200, 99, 45)}
@@ -93,7 +95,7 @@ def _label_zone(image: BGRImage, zone: Zone, px_per_unit: float) -> None:
 
 
 def _draw_title(image: BGRImage, px_per_unit: float) -> None:
-    """The game's name in the middle band and a 50 mm bar to check the print scale."""
+    """The game's name in the middle band and a bar to check the print scale."""
     middle = MAT_HEIGHT / 2
     scale = 7.0 * px_per_unit / 22.0
     thickness = max(1, round(0.8 * px_per_unit))
@@ -107,7 +109,7 @@ def _draw_title(image: BGRImage, px_per_unit: float) -> None:
         thickness,
         cv2.LINE_AA,
     )
-    bar_left, bar_right = 300.0, 350.0
+    bar_left, bar_right = 300.0, 300.0 + SCALE_BAR
     cv2.rectangle(
         image,
         _point(bar_left, middle - 1.0, px_per_unit),
@@ -117,7 +119,7 @@ def _draw_title(image: BGRImage, px_per_unit: float) -> None:
     )
     cv2.putText(
         image,
-        "50 mm on A3",
+        f"{SCALE_BAR:.0f} mm on A3",
         _point(bar_left, middle + 6.5, px_per_unit),
         cv2.FONT_HERSHEY_SIMPLEX,
         3.0 * px_per_unit / 22.0,
