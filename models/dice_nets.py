@@ -66,9 +66,10 @@ class DiceDetectorNet(nn.Module):
 
 
 class DiceReaderNet(nn.Module):
-    """A plain small CNN on a 32x32 crop; two heads: value logits (6) and colour logits (9)."""
+    """A plain small CNN on a 32x32 crop; two heads: value logits (faces 1-6 and "not a die") and colour
+    logits."""
 
-    def __init__(self, colors: int) -> None:
+    def __init__(self, values: int, colors: int) -> None:
         super().__init__()
         self.features = nn.Sequential(
             conv_bn_relu(3, 16),
@@ -82,7 +83,7 @@ class DiceReaderNet(nn.Module):
             nn.Flatten(),
             nn.Dropout(0.1),
         )
-        self.value_head = nn.Linear(48, 6)
+        self.value_head = nn.Linear(48, values)
         self.color_head = nn.Linear(48, colors)
 
     def forward(self, crops: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

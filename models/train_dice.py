@@ -8,6 +8,7 @@ fixed, so the same command on the same torch version rebuilds the shipped models
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import math
 import time
@@ -22,9 +23,17 @@ import torch
 from torch.nn import functional
 
 from models.dice_nets import DiceDetectorNet, DiceReaderNet
-from vision.detect import DETECTOR_MODEL, DETECTOR_STRIDE
-from vision.evaluation import load_labelled_photos, read_split, score_photo, summarise
-from vision.read import COLOR_CLASSES, READER_INPUT_SIZE, READER_MODEL, crop_die, white_balance_gains
+from vision.detect import DETECTOR_MODEL, DETECTOR_STRIDE, DetectorSettings, DiceDetector
+from vision.evaluation import box_iou, load_labelled_photos, read_split, score_photo, summarise
+from vision.read import (
+    COLOR_CLASSES,
+    NOT_A_DIE,
+    READER_INPUT_SIZE,
+    READER_MODEL,
+    VALUE_CLASSES,
+    crop_die,
+    white_balance_gains,
+)
 from vision.recognizer import DiceRecognizer
 
 REPOSITORY = Path(__file__).resolve().parent.parent
@@ -34,12 +43,16 @@ SEED = 3
 DETECTOR_CROP = 192
 SCENE_SHAPES = ((512, 512), (640, 480), (480, 640))
 
+IGNORED = -100
+"""Cross-entropy's ignore index: a "not a die" crop has no colour to learn."""
+
 Image = npt.NDArray[np.uint8]
+Box = tuple[float, float, float, float]
 
 
 @dataclass(frozen=True)
 class TrainingDie:
-    box: tuple[float, float, float, float]
+    box: Box
     value: int
     color: str
     readable: bool
@@ -52,6 +65,8 @@ class TrainingScene:
     dice: tuple[TrainingDie, ...]
     thumbnail: Image
     """64x64 copy, from which the white balance under each random colour cast is computed cheaply."""
+    negatives: tuple[Box, ...] = ()
+    """Boxes on no die (the trained detector's false alarms, random background): "not a die" examples."""
 
 
 def training_scene(image: Image, dice: tuple[TrainingDie, ...]) -> TrainingScene:
@@ -61,11 +76,12 @@ def training_scene(image: Image, dice: tuple[TrainingDie, ...]) -> TrainingScene
 @dataclass(frozen=True)
 class TrainingPlan:
     synthetic_scenes: int = 600
-    detector_steps: int = 3500
+    detector_steps: int = 5000
     detector_batch: int = 8
-    reader_steps: int = 2500
+    reader_steps: int = 4000
     reader_batch: int = 64
     real_share: float = 0.25
+    negative_share: float = 0.2
 
 
 def real_training_scenes() -> list[TrainingScene]:
@@ -212,10 +228,10 @@ def detector_loss(prediction: torch.Tensor, heat: torch.Tensor, regression: torc
     return (positive_loss.sum() + negative_loss.sum() + size_loss + offset_loss) / centres
 
 
-def reader_sample(scene: TrainingScene, die: TrainingDie, rng: np.random.Generator) -> Image:
-    """The die's crop as the recognizer will cut it, from a jittered box (detector error), under a random
-    colour cast that the white balance must undo, sometimes at low resolution (small dice)."""
-    x0, y0, x1, y1 = die.box
+def reader_sample(scene: TrainingScene, target: Box, rng: np.random.Generator) -> Image:
+    """The crop of `target` as the recognizer will cut it, from a jittered box (detector error), under a
+    random colour cast that the white balance must undo, sometimes at low resolution (small dice)."""
+    x0, y0, x1, y1 = target
     size = max(x1 - x0, y1 - y0)
     shift_x, shift_y = rng.uniform(-0.08, 0.08, size=2) * size
     grow = rng.uniform(0.9, 1.12)
@@ -238,6 +254,31 @@ def photometric_jitter_mild(crop: Image, rng: np.random.Generator) -> Image:
     if rng.random() < 0.3:
         result += rng.normal(0.0, rng.uniform(2.0, 7.0), size=result.shape)
     return np.clip(result, 0, 255).astype(np.uint8)
+
+
+def mine_negatives(
+    scenes: Sequence[TrainingScene], detector_path: Path, rng: np.random.Generator
+) -> list[TrainingScene]:
+    """Where the trained detector fires on no die (distractor cubes, tokens, patterns), plus two random
+    die-sized background boxes a scene: the reader learns to call these "not a die"."""
+    detector = DiceDetector(DetectorSettings(min_score=0.15), threads=1, model=detector_path)
+    mined = []
+    for scene in scenes:
+        dice_boxes = [d.box for d in scene.dice]
+        negatives = [
+            c.box for c in detector.find(scene.image) if all(box_iou(c.box, box) < 0.2 for box in dice_boxes)
+        ]
+        sizes = [max(b[2] - b[0], b[3] - b[1]) for b in dice_boxes] or [40.0]
+        height, width = scene.image.shape[:2]
+        for _ in range(2):
+            size = float(rng.choice(sizes)) * rng.uniform(0.8, 1.25)
+            x, y = rng.uniform(0, max(1.0, width - size)), rng.uniform(0, max(1.0, height - size))
+            box = (x, y, x + size, y + size)
+            if all(box_iou(box, other) < 0.1 for other in dice_boxes):
+                negatives.append(box)
+        mined.append(dataclasses.replace(scene, negatives=tuple(negatives)))
+    print(f"{sum(len(s.negatives) for s in mined)} negatives in {len(mined)} scenes", flush=True)
+    return mined
 
 
 def _pick_scene(
@@ -295,10 +336,15 @@ def reader_batch(
     crops, values, colors = [], [], []
     while len(crops) < plan.reader_batch:
         scene = _pick_scene(synthetic, real, plan.real_share, rng)
+        if scene.negatives and rng.random() < plan.negative_share:
+            crops.append(reader_sample(scene, scene.negatives[int(rng.integers(len(scene.negatives)))], rng))
+            values.append(NOT_A_DIE)
+            colors.append(IGNORED)
+            continue
         readable = [d for d in scene.dice if d.readable]
         if readable:
             die = readable[int(rng.integers(len(readable)))]
-            crops.append(reader_sample(scene, die, rng))
+            crops.append(reader_sample(scene, die.box, rng))
             values.append(die.value - 1)
             colors.append(color_index[die.color])
     batch = torch.from_numpy(np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32))
@@ -315,7 +361,9 @@ def reader_losses(network: torch.nn.Module, batch: Batch) -> dict[str, torch.Ten
     value_logits, color_logits = network(crops)
     return {
         "value loss": functional.cross_entropy(value_logits, values, label_smoothing=0.05),
-        "colour loss": functional.cross_entropy(color_logits, colors, label_smoothing=0.05),
+        "colour loss": functional.cross_entropy(
+            color_logits, colors, ignore_index=IGNORED, label_smoothing=0.05
+        ),
     }
 
 
@@ -384,7 +432,9 @@ def train(plan: TrainingPlan, detector_path: Path, reader_path: Path, validate: 
         ["maps"],
         {"pixels": {0: "batch", 2: "height", 3: "width"}, "maps": {0: "batch", 2: "rows", 3: "cols"}},
     )
-    reader = DiceReaderNet(len(COLOR_CLASSES))
+    synthetic = mine_negatives(synthetic, detector_path, rng)
+    real = mine_negatives(real, detector_path, rng)
+    reader = DiceReaderNet(VALUE_CLASSES, len(COLOR_CLASSES))
     make_batch = functools.partial(reader_batch, synthetic, real, plan)
     fit("reader", reader, BatchStream(make_batch, plan.reader_steps, SEED + 2), reader_losses, 3e-3)
     export(

@@ -31,7 +31,8 @@ Box = tuple[float, float, float, float]
 @dataclass(frozen=True)
 class DetectorSettings:
     working_long_side: int = 640
-    min_score: float = 0.3
+    min_score: float = 0.2
+    """Low on purpose: the reader rejects candidates that are not dice."""
     max_dice: int = 200
     duplicate_iou: float = 0.5
 

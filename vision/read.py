@@ -1,5 +1,7 @@
-"""Read each die: a small CNN looks at a square crop of the die and gives its top-face value (1-6) and its
-colour (the eight die colours, or "other" for marbled and unusual dice), each with a probability.
+"""Read each die: a small CNN looks at a square crop of a candidate die and gives its top-face value (1-6)
+or "not a die" (the detector's candidates include pipless cubes, tokens and table patterns: the reader sees
+them close up and rejects them), and its colour (the eight die colours, or "other" for marbled and unusual
+dice), each with a probability.
 
 Colour is made robust to white balance before the network sees it: the scene's brightest surfaces (white
 trays, paper, pips, glare) are assumed neutral and the channel gains that make them grey are applied to
@@ -26,6 +28,9 @@ from vision.onnx_session import MODELS_FOLDER, open_session
 READER_INPUT_SIZE = 32
 CROP_MARGIN = 1.15
 COLOR_CLASSES: tuple[str, ...] = (*DIE_COLORS, "other")
+VALUE_CLASSES = 7
+"""Value logits: faces 1 to 6, then "not a die"."""
+NOT_A_DIE = 6
 READER_MODEL = MODELS_FOLDER / "dice_reader.onnx"
 
 FloatArray = npt.NDArray[np.float32]
@@ -37,6 +42,9 @@ _GAIN_LIMITS = (0.6, 1.7)
 
 @dataclass(frozen=True)
 class DieReading:
+    """One candidate read: how likely it is a die at all, and its value and colour given that it is."""
+
+    die_probability: float
     value: int
     value_confidence: float
     color: str
@@ -118,14 +126,17 @@ class DiceReader:
         batch = reader_input([crop_die(pixels, box, gains) for box in boxes])
         value_logits, color_logits = self._session.run(None, {self._input_name: batch})
         values = softmax(value_logits)
+        die_probabilities = 1.0 - values[:, NOT_A_DIE]
+        faces = values[:, :NOT_A_DIE] / np.maximum(die_probabilities[:, None], 1e-12)
         colors = restrict_colors(softmax(color_logits), allowed_colors)
         readings = []
-        for value_row, color_row in zip(values, colors, strict=True):
-            value_index, color_index = int(value_row.argmax()), int(color_row.argmax())
+        for die_probability, face_row, color_row in zip(die_probabilities, faces, colors, strict=True):
+            value_index, color_index = int(face_row.argmax()), int(color_row.argmax())
             readings.append(
                 DieReading(
+                    die_probability=float(die_probability),
                     value=value_index + 1,
-                    value_confidence=float(value_row[value_index]),
+                    value_confidence=float(face_row[value_index]),
                     color=COLOR_CLASSES[color_index],
                     color_confidence=float(color_row[color_index]),
                 )

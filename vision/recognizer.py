@@ -24,6 +24,8 @@ from vision.read import READER_MODEL, DiceReader
 class RecognizerSettings:
     decode: DecodeLimits = field(default_factory=DecodeLimits)
     detector: DetectorSettings = field(default_factory=DetectorSettings)
+    min_die_probability: float = 0.5
+    """A candidate the reader thinks less likely than this to be a die is dropped."""
     threads: int = 1
     """Threads for onnxruntime and OpenCV. OpenCV's setting is process-wide: the last recognizer made wins."""
 
@@ -79,11 +81,12 @@ class DiceRecognizer:
                 box=c.box,
                 value=r.value,
                 color=r.color,
-                detection_confidence=c.score,
+                detection_confidence=c.score * r.die_probability,
                 value_confidence=r.value_confidence,
                 color_confidence=r.color_confidence,
             )
             for c, r in zip(candidates, readings, strict=True)
+            if r.die_probability >= self.settings.min_die_probability
         )
         timings = {"detect": (found - started) * 1000, "read": (read - found) * 1000}
         return DiceObservation(pixels.shape[1], pixels.shape[0], dice, timings)
