@@ -1,18 +1,16 @@
 """Find Sagrada windows in a photo and fit each one's 4x5 lattice of spaces, without markers.
 
-A window card is a dark frame whose printed spaces (and the dice standing in them) are lighter, split by
-thin dark grout. So the spaces show up as light, nearly square blobs enclosed by dark: blobs of one size
-whose neighbours lie one pitch away are linked into a lattice, each blob gets integer lattice coordinates,
-and a homography from the card's own coordinates (in die edges, as `vision.synth.sagrada` lays the card
-out) to the photo is fitted to them with RANSAC. Which corner is r1c1 is decided by the card's asymmetry
-(the 5 columns are the long side; the name strip under row 4 makes the bottom frame wide) and, when that
-evidence is weak, by the pattern match the caller runs over both turns of the card.
+A window card is a dark frame around light printed spaces (and the dice standing in them), split by thin
+dark grout. Each dark region of a card's size is a candidate outline: simplified to a quad, tried in its
+four turns, and aligned on the grout by matching the grid's layout (spaces light, grout and frame dark)
+against the photo (ECC image alignment, coarse in a shrunk copy, then fine in the full image). The layout
+is the same both ways up, so which end is row 1 is decided by the card's name strip: a dark band, wider
+than the frame, below row 4; the pattern match the caller runs over both turns has the last word.
 """
 
 from __future__ import annotations
 
 import math
-from collections import deque
 from dataclasses import dataclass
 from typing import cast
 
@@ -34,15 +32,6 @@ GRID_HEIGHT = ROWS * PITCH + GROUT
 FRAME = 0.35
 NAME_STRIP = 0.8
 
-_DARK_LEVELS = ((60, 20), (85, 12), (40, 30))
-"""Brightness (max of B, G, R) below which a pixel counts as card frame, and the black-hat contrast above
-which it counts as grout, tried in this order."""
-_LEAK_KERNEL = np.ones((3, 3), np.uint8)
-"""Erosion that cuts the narrow light bridges a die or a blurred grout line makes between two spaces."""
-_GROUT_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
-_MIN_SPACES = 5
-"""Fewest space blobs that make a window: fewer cannot fix a homography robustly."""
-
 
 @dataclass(frozen=True)
 class WindowLattice:
@@ -50,12 +39,13 @@ class WindowLattice:
     from r1c1's outer corner, y down the 4 rows) to image pixels, and how sure the orientation is.
 
     `orientation_margin` is how much more the frame's evidence favours this turn of the card over the half
-    turn (0 = no evidence either way, 1 = all of it); `spaces_seen` the blobs the fit rests on.
+    turn (0 = no evidence either way, 1 = all of it); `layout_match` how well the photo matches the grid's
+    layout there (a correlation, up to 1).
     """
 
     grid_to_image: FloatArray
     orientation_margin: float
-    spaces_seen: int
+    layout_match: float
 
     @property
     def corners(self) -> FloatArray:
@@ -76,7 +66,7 @@ class WindowLattice:
     def turned(self) -> WindowLattice:
         """The same lattice read the other way up (r1c1 and r4c5 swapped)."""
         half_turn = np.array([[-1.0, 0, GRID_WIDTH], [0, -1.0, GRID_HEIGHT], [0, 0, 1.0]])
-        return WindowLattice(self.grid_to_image @ half_turn, -self.orientation_margin, self.spaces_seen)
+        return WindowLattice(self.grid_to_image @ half_turn, -self.orientation_margin, self.layout_match)
 
 
 def cell_centers_grid() -> FloatArray:
@@ -91,224 +81,271 @@ def project(homography: FloatArray, points: FloatArray) -> FloatArray:
     return cast(FloatArray, moved.reshape(-1, 2))
 
 
+CARD_WIDTH = GRID_WIDTH + 2 * FRAME
+CARD_HEIGHT = GRID_HEIGHT + 2 * FRAME + NAME_STRIP
+WORKING_LONG_SIDE = 800
+"""Windows are looked for in a copy shrunk to at most this long side; the fine alignment uses the photo."""
+_OUTLINE_LEVELS = (55, 80, 105, 35)
+"""Brightness levels below which a pixel may belong to the card's dark frame."""
+_LAYOUT_MARGIN = 0.3
+"""How much of the frame around the grid the layout holds, in die edges: beyond it lies the table."""
+_COARSE_PX, _FINE_PX = 10, 18
+"""Pixels per die edge of the layout: coarse to find and turn the grid in the shrunk copy, fine for the
+last alignment in the photo."""
+_MIN_LAYOUT_MATCH = 0.45
+"""Correlation with the grid's layout that a window must reach."""
+_MOST_ALIGNMENTS = 12
+"""Best-matching placements aligned on the grout per photo (each alignment costs a few milliseconds)."""
+_ECC_CRITERIA = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 30, 1e-3)
+_CARD_CORNERS = np.array([[0, 0], [CARD_WIDTH, 0], [CARD_WIDTH, CARD_HEIGHT], [0, CARD_HEIGHT]], np.float32)
+_GRID_IN_CARD = np.array([[1.0, 0, FRAME], [0, 1.0, FRAME], [0, 0, 1.0]])
+
+
 @dataclass(frozen=True)
-class _Blob:
-    center: FloatArray
-    side: float
-    angle: float
-    """Direction of one of the blob's sides, in radians: the lattice's axes, modulo a quarter turn."""
+class _Layout:
+    """The grid and a margin of frame seen from above: 1 on the spaces, 0 on grout and frame."""
 
+    pixels: npt.NDArray[np.float32]
+    to_grid: FloatArray
 
-def _space_blobs(dark: npt.NDArray[np.bool_], min_side: float) -> list[_Blob]:
-    """Light, nearly square regions wholly enclosed by dark: candidate printed spaces (empty or not)."""
-    light = cv2.erode((~dark).astype(np.uint8), _LEAK_KERNEL)
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(light, connectivity=4)
-    height, width = dark.shape
-    x, y, w, h, area = (stats[:, i] for i in range(5))
-    plausible = (
-        (area >= min_side**2 * 0.6)
-        & (np.maximum(w, h) <= 2.2 * np.sqrt(area) + 2)
-        & (area <= height * width / 30)
-        & (x > 0)
-        & (y > 0)
-        & (x + w < width)
-        & (y + h < height)
-    )
-    blobs = []
-    for index in np.nonzero(plausible)[0][1:] if plausible[0] else np.nonzero(plausible)[0]:
-        x0, y0, x1, y1 = int(x[index]), int(y[index]), int(x[index] + w[index]), int(y[index] + h[index])
-        mask = (labels[y0:y1, x0:x1] == index).astype(np.uint8)
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        outline = max(contours, key=cv2.contourArea)
-        filled = cv2.contourArea(outline)
-        (_, _), (rect_w, rect_h), rect_angle = cv2.minAreaRect(outline)
-        if (
-            rect_w * rect_h <= 0
-            or filled / (rect_w * rect_h) < 0.8
-            or max(rect_w, rect_h) > 1.4 * min(rect_w, rect_h)
-        ):
-            continue
-        moments = cv2.moments(outline)
-        if moments["m00"] <= 0 or math.sqrt(filled) < min_side:
-            continue
-        center = np.array([moments["m10"] / moments["m00"] + x0, moments["m01"] / moments["m00"] + y0])
-        side = math.sqrt(filled) + _LEAK_KERNEL.shape[0] - 1
-        blobs.append(_Blob(center, side, math.radians(rect_angle)))
-    return blobs
+    @classmethod
+    def at(cls, px_per_unit: float) -> _Layout:
+        size = (
+            round((GRID_WIDTH + 2 * _LAYOUT_MARGIN) * px_per_unit),
+            round((GRID_HEIGHT + 2 * _LAYOUT_MARGIN) * px_per_unit),
+        )
+        pixels = np.zeros((size[1], size[0]), np.float32)
+        to_grid = np.array(
+            [[1 / px_per_unit, 0, -_LAYOUT_MARGIN], [0, 1 / px_per_unit, -_LAYOUT_MARGIN], [0, 0, 1.0]]
+        )
+        to_layout = np.linalg.inv(to_grid)
+        for row in range(ROWS):
+            for col in range(COLS):
+                x0, y0 = GROUT + col * PITCH, GROUT + row * PITCH
+                square = np.array([[x0, y0], [x0 + SPACE, y0], [x0 + SPACE, y0 + SPACE], [x0, y0 + SPACE]])
+                corners = project(to_layout, square)
+                cv2.fillConvexPoly(pixels, np.round(corners * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
+        return cls(pixels, to_grid)
 
+    def match(self, brightness: npt.NDArray[np.float32], grid_to_image: FloatArray) -> float:
+        """Correlation between the photo seen through `grid_to_image` and the layout (-1 to 1)."""
+        height, width = self.pixels.shape
+        seen = cv2.warpPerspective(
+            brightness,
+            grid_to_image @ self.to_grid,
+            (width, height),
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+        spread = float(seen.std()) * float(self.pixels.std())
+        if spread <= 1e-6:
+            return -1.0
+        return float(((seen - seen.mean()) * (self.pixels - self.pixels.mean())).mean()) / spread
 
-def _axis_near(angle: float, reference: float) -> float:
-    """`angle` turned by whole quarter turns to lie within 45 degrees of `reference`."""
-    quarter = math.pi / 2
-    return angle + quarter * round((reference - angle) / quarter)
-
-
-def _lattice_groups(blobs: list[_Blob]) -> list[dict[int, tuple[int, int]]]:
-    """Link blobs of one size lying whole pitches apart along their own sides' directions into groups, and
-    give each blob integer lattice coordinates; links may skip up to two spaces (dice hide many spaces)."""
-    if len(blobs) < _MIN_SPACES:
-        return []
-    centers = np.array([b.center for b in blobs])
-    sides = np.array([b.side for b in blobs])
-    seen: set[int] = set()
-    groups = []
-    for start in sorted(range(len(blobs)), key=lambda i: -sides[i]):
-        if start in seen:
-            continue
-        reference = blobs[start].angle
-        coords = {start: (0, 0)}
-        queue = deque([start])
-        while queue:
-            here = queue.popleft()
-            axis_angle = _axis_near(blobs[here].angle, reference)
-            axis = np.array([math.cos(axis_angle), math.sin(axis_angle)])
-            normal = np.array([-axis[1], axis[0]])
-            offsets = centers - centers[here]
-            pitch = (sides + sides[here]) / 2 * (PITCH / SPACE)
-            along, across = offsets @ axis / pitch, offsets @ normal / pitch
-            steps_a, steps_b = np.round(along), np.round(across)
-            linked = (
-                (np.abs(along - steps_a) < 0.22)
-                & (np.abs(across - steps_b) < 0.22)
-                & (np.abs(steps_a) + np.abs(steps_b) > 0)
-                & (np.abs(steps_a) <= 3)
-                & (np.abs(steps_b) <= 3)
-                & (sides / sides[here] > 0.75)
-                & (sides / sides[here] < 1.33)
+    def align(self, brightness: npt.NDArray[np.float32], grid_to_image: FloatArray) -> FloatArray:
+        """`grid_to_image` pulled onto the photo's grout (ECC), on a crop around the grid so the cost does
+        not grow with the photo; unchanged where the alignment does not converge."""
+        height, width = brightness.shape
+        around = project(grid_to_image, _GRID_CORNERS)
+        margin = 0.2 * (around.max(axis=0) - around.min(axis=0))
+        x0, y0 = np.clip(np.floor(around.min(axis=0) - margin), 0, [width - 1, height - 1]).astype(int)
+        x1, y1 = np.clip(np.ceil(around.max(axis=0) + margin), [x0 + 1, y0 + 1], [width, height]).astype(int)
+        shift = np.array([[1.0, 0, -x0], [0, 1.0, -y0], [0, 0, 1.0]])
+        start = (shift @ grid_to_image @ self.to_grid).astype(np.float32)
+        try:
+            _, warp = cv2.findTransformECC(
+                self.pixels,
+                brightness[y0:y1, x0:x1],
+                start / start[2, 2],
+                cv2.MOTION_HOMOGRAPHY,
+                _ECC_CRITERIA,
             )
-            for found in np.nonzero(linked)[0]:
-                there = int(found)
-                if there in coords or there in seen:
-                    continue
-                coords[there] = (coords[here][0] + int(steps_a[there]), coords[here][1] + int(steps_b[there]))
-                queue.append(there)
-        seen.update(coords)
-        if len(coords) >= _MIN_SPACES:
-            groups.append(coords)
-    return groups
+        except cv2.error:
+            return grid_to_image
+        aligned = np.linalg.inv(shift) @ warp.astype(np.float64) @ np.linalg.inv(self.to_grid)
+        return cast(FloatArray, aligned / aligned[2, 2])
 
 
-def _frame_samples() -> tuple[FloatArray, FloatArray]:
-    """Grid-coordinate points on the card's frame: the plain border (left, right, top) and the wider
-    bottom border holding the name strip."""
-    step = 0.12
-    border = []
-    xs = np.arange(-FRAME + step / 2, GRID_WIDTH + FRAME, step)
-    ys = np.arange(-FRAME + step / 2, GRID_HEIGHT, step)
-    for depth in np.arange(step / 2, FRAME - 0.05, step):
-        border += [[x, -depth] for x in xs]
-        border += [[-depth, y] for y in ys] + [[GRID_WIDTH + depth, y] for y in ys]
-    bottom = [
-        [x, GRID_HEIGHT + depth] for depth in np.arange(step / 2, FRAME + NAME_STRIP - 0.05, step) for x in xs
-    ]
-    return np.array(border), np.array(bottom)
+_GRID_CORNERS = np.array([[0, 0], [GRID_WIDTH, 0], [GRID_WIDTH, GRID_HEIGHT], [0, GRID_HEIGHT]], np.float64)
+_COARSE, _FINE = _Layout.at(_COARSE_PX), _Layout.at(_FINE_PX)
 
 
-_BORDER_SAMPLES, _BOTTOM_SAMPLES = _frame_samples()
+def _band(top: float, bottom: float) -> FloatArray:
+    """Grid-coordinate sample points across the grid's width between heights `top` and `bottom`."""
+    xs = np.linspace(0.2, GRID_WIDTH - 0.2, 24)
+    ys = np.linspace(top, bottom, 5)
+    return np.array([[x, y] for y in ys for x in xs])
 
 
-def _dark_share(dark: npt.NDArray[np.bool_], homography: FloatArray, points: FloatArray) -> float:
-    """Share of `points` (grid coordinates) that land on dark pixels; points off the image count as light."""
-    pixels = np.round(project(homography, points)).astype(np.int64)
-    height, width = dark.shape
-    inside = (pixels[:, 0] >= 0) & (pixels[:, 0] < width) & (pixels[:, 1] >= 0) & (pixels[:, 1] < height)
-    hits = dark[pixels[inside, 1], pixels[inside, 0]]
-    return float(hits.sum()) / len(points)
+_NAME_STRIP = _band(GRID_HEIGHT + 0.45, GRID_HEIGHT + FRAME + NAME_STRIP - 0.15)
+_OPPOSITE_STRIP = _band(-(FRAME + NAME_STRIP - 0.15), -0.45)
+_FRAME_RING = np.vstack((_band(-0.25, -0.1), _band(GRID_HEIGHT + 0.1, GRID_HEIGHT + 0.25)))
 
 
-def _frame_score(dark: npt.NDArray[np.bool_], homography: FloatArray) -> float:
-    """How well the frame a lattice placement predicts is dark in the photo (0-1)."""
-    return (
-        _dark_share(dark, homography, _BORDER_SAMPLES) + _dark_share(dark, homography, _BOTTOM_SAMPLES)
-    ) / 2
+def _sample(brightness: npt.NDArray[np.float32], grid_to_image: FloatArray, points: FloatArray) -> FloatArray:
+    pixels = np.round(project(grid_to_image, points)).astype(np.int64)
+    height, width = brightness.shape
+    pixels[:, 0] = pixels[:, 0].clip(0, width - 1)
+    pixels[:, 1] = pixels[:, 1].clip(0, height - 1)
+    return cast(FloatArray, brightness[pixels[:, 1], pixels[:, 0]].astype(np.float64))
 
 
-def _placements(coords: dict[int, tuple[int, int]]) -> list[npt.NDArray[np.float64]]:
-    """Every way to lay the 5x4 lattice over the blobs' integer coordinates, as 3x3 maps from integer
-    coordinates to (column, row); mirror images are left out, since a camera never sees the card mirrored."""
-    values = np.array(list(coords.values()))
-    low, high = values.min(axis=0), values.max(axis=0)
-    maps = []
-    for swap in (False, True):
-        for sign_a in (1, -1):
-            sign_b = sign_a if not swap else -sign_a
-            linear = (
-                np.array([[sign_a, 0], [0, sign_b]]) if not swap else np.array([[0, sign_b], [sign_a, 0]])
-            )
-            corners = np.array([[low[0], low[1]], [high[0], high[1]]]) @ linear.T
-            col_low, row_low = corners.min(axis=0)
-            col_span, row_span = corners.max(axis=0) - corners.min(axis=0)
-            if col_span >= COLS or row_span >= ROWS:
-                continue
-            for col_shift in range(int(COLS - col_span)):
-                for row_shift in range(int(ROWS - row_span)):
-                    mapping = np.eye(3)
-                    mapping[:2, :2] = linear
-                    mapping[:2, 2] = (col_shift - col_low, row_shift - row_low)
-                    maps.append(mapping)
-    return maps
+def _name_strip_margin(
+    brightness: npt.NDArray[np.float32], grid_to_image: FloatArray, outline: FloatArray
+) -> float:
+    """How much more the card's name strip lies below row 4 than above row 1 (-1 to 1).
 
-
-def _fit_group(
-    blobs: list[_Blob], coords: dict[int, tuple[int, int]], dark: npt.NDArray[np.bool_]
-) -> WindowLattice | None:
-    indices = list(coords)
-    lattice_points = np.array([coords[i] for i in indices], np.float64)
-    image_points = np.array([blobs[i].center for i in indices])
-    pitch_px = float(np.median([blobs[i].side for i in indices])) * PITCH / SPACE
-    lattice_to_image, inliers = cv2.findHomography(lattice_points, image_points, cv2.RANSAC, 0.25 * pitch_px)
-    if lattice_to_image is None or int(inliers.sum()) < _MIN_SPACES:
-        return None
-    kept = {i: coords[i] for i, keep in zip(indices, inliers.ravel(), strict=True) if keep}
-    # Grid coordinates of a space centre from (column, row): offset and pitch.
-    cell_to_grid = np.array([[PITCH, 0, GROUT + SPACE / 2], [0, PITCH, GROUT + SPACE / 2], [0, 0, 1.0]])
-    scored = []
-    for placement in _placements(kept):
-        grid_to_image = lattice_to_image @ np.linalg.inv(cell_to_grid @ placement)
-        if np.linalg.det(_local_jacobian(grid_to_image)) <= 0:
-            continue
-        scored.append((_frame_score(dark, grid_to_image), grid_to_image))
-    if not scored:
-        return None
-    scored.sort(key=lambda item: -item[0])
-    best_score, best = scored[0]
-    half_turn = WindowLattice(best, 0.0, len(kept)).turned().grid_to_image
-    margin = best_score - _frame_score(dark, half_turn)
-    return WindowLattice(best / best[2, 2], margin, len(kept))
-
-
-def _local_jacobian(homography: FloatArray) -> FloatArray:
-    """The homography's 2x2 derivative at the grid's centre: its sign of determinant says mirrored or not."""
-    centre = np.array([[GRID_WIDTH / 2, GRID_HEIGHT / 2]])
-    base = project(homography, centre)[0]
-    along_x = project(homography, centre + np.array([[0.01, 0]]))[0] - base
-    along_y = project(homography, centre + np.array([[0, 0.01]]))[0] - base
-    return np.column_stack((along_x, along_y))
-
-
-def find_windows(image: BGRImage, min_space_px: float = 8.0) -> list[WindowLattice]:
-    """Every window whose spaces show at least `min_space_px` wide, most spaces seen first.
-
-    Dark means below a brightness level, or a thin dark line (the grout) that a morphological black-hat
-    picks out even where blur or bright light lifts it above that level.
+    The bands beyond rows 1 and 4 are compared for how much of each is as dark as the frame; and where
+    the dark outline the window was found from fits the card (its sides one frame from the grid's), the
+    outline has an equal say: the card reaches a frame above row 1 but a frame and the strip below row 4.
     """
-    brightness = cast(npt.NDArray[np.uint8], image.max(axis=2))
-    grout = cv2.morphologyEx(brightness, cv2.MORPH_BLACKHAT, _GROUT_KERNEL)
-    found: list[WindowLattice] = []
-    for level, line_contrast in _DARK_LEVELS:
-        frame_dark = brightness < level
-        dark = frame_dark | (grout > line_contrast)
-        blobs = _space_blobs(dark, min_space_px)
-        for coords in _lattice_groups(blobs):
-            lattice = _fit_group(blobs, coords, frame_dark)
-            if lattice is None:
+    level = float(np.median(_sample(brightness, grid_to_image, _FRAME_RING))) + 25
+    below = float(np.mean(_sample(brightness, grid_to_image, _NAME_STRIP) < level))
+    above = float(np.mean(_sample(brightness, grid_to_image, _OPPOSITE_STRIP) < level))
+    in_grid = project(cast(FloatArray, np.linalg.inv(grid_to_image)), outline)
+    left, top = -in_grid.min(axis=0)
+    right, bottom = in_grid.max(axis=0) - (GRID_WIDTH, GRID_HEIGHT)
+    if max(abs(left - FRAME), abs(right - FRAME)) < 0.25 and min(top, bottom) > 0:
+        return (below - above + float(np.clip((bottom - top) / NAME_STRIP, -1, 1))) / 2
+    return below - above
+
+
+_HALF_TURN = np.array([[-1.0, 0, GRID_WIDTH], [0, -1.0, GRID_HEIGHT], [0, 0, 1.0]])
+
+
+def _quad(outline: npt.NDArray[np.int32]) -> FloatArray:
+    """Four corners of an outline, clockwise as seen in the image: its convex hull simplified to a quad, or
+    the smallest rectangle around it where dice standing over the card's edge bend the hull."""
+    hull = cv2.convexHull(outline)
+    perimeter = cv2.arcLength(hull, True)
+    corners = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64)
+    for share in (0.02, 0.03, 0.045, 0.06):
+        simplified = cv2.approxPolyDP(hull, share * perimeter, True).reshape(-1, 2).astype(np.float64)
+        if len(simplified) == 4:
+            corners = simplified
+            break
+    edge_a, edge_b = corners[1] - corners[0], corners[2] - corners[1]
+    if edge_a[0] * edge_b[1] - edge_a[1] * edge_b[0] < 0:
+        corners = corners[::-1].copy()
+    return corners
+
+
+def _plausible(corners: FloatArray) -> bool:
+    """Whether a quad can be a card seen by a camera: convex, opposite sides of like length, neither pair
+    of sides more than twice the other."""
+    edges = np.roll(corners, -1, axis=0) - corners
+    following = np.roll(edges, -1, axis=0)
+    turns = edges[:, 0] * following[:, 1] - edges[:, 1] * following[:, 0]
+    lengths = np.linalg.norm(edges, axis=1)
+    if not (np.all(turns > 0) and lengths.min() > 0):
+        return False
+    opposite = np.maximum(lengths[:2] / lengths[2:], lengths[2:] / lengths[:2])
+    across = (lengths[0] + lengths[2]) / (lengths[1] + lengths[3])
+    return bool(opposite.max() < 1.7 and 0.5 < across < 2.0)
+
+
+def _card_outlines(brightness: npt.NDArray[np.float32], min_grid_px: float) -> list[FloatArray]:
+    """Quads that may be a card's outline: dark regions (below fixed levels, or much darker than their
+    surroundings where light or glare lifts the frame) of a window's size, each simplified to four corners."""
+    height, width = brightness.shape
+    surroundings = cv2.GaussianBlur(brightness, (0, 0), max(height, width) / 16)
+    masks = [brightness < level for level in _OUTLINE_LEVELS] + [brightness < 0.5 * surroundings]
+    # Opened masks part a card from dark things it touches (a shadow, a dark object, a line on the table).
+    opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(min_grid_px / 25) + 1,) * 2)
+    masks += [cv2.morphologyEx(masks[0].astype(np.uint8), cv2.MORPH_OPEN, opening) > 0]
+    quads: list[FloatArray] = []
+    for dark in masks:
+        contours, _ = cv2.findContours(dark.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for outline in contours:
+            if not min_grid_px**2 <= cv2.contourArea(outline) <= height * width / 2:
                 continue
-            centre = lattice.cell_centers().mean(axis=0)
-            duplicate = any(
-                np.linalg.norm(other.cell_centers().mean(axis=0) - centre)
-                < np.linalg.norm(other.corners[0] - other.corners[2]) / 2
-                for other in found
-            )
-            if not duplicate:
-                found.append(lattice)
-    return sorted(found, key=lambda lattice: -lattice.spaces_seen)
+            corners = _quad(cast(npt.NDArray[np.int32], outline))
+            side = float(np.linalg.norm(corners[1] - corners[0]))
+            if _plausible(corners) and all(np.abs(corners - other).max() > 0.03 * side for other in quads):
+                quads.append(corners)
+    return quads
+
+
+def _overlap(quad: FloatArray, other: FloatArray) -> bool:
+    """Whether either quad holds the other's centre."""
+    return any(
+        cv2.pointPolygonTest(a.astype(np.float32), tuple(float(v) for v in b.mean(axis=0)), False) >= 0
+        for a, b in ((quad, other), (other, quad))
+    )
+
+
+def _completions(corners: FloatArray) -> list[FloatArray]:
+    """The quad, and the quads with one corner replaced by the parallelogram of the other three: light or
+    glare on one part of the frame cuts that corner off the dark outline."""
+    quads = [corners]
+    for index in range(4):
+        completed = corners.copy()
+        completed[index] = corners[index - 1] + corners[(index + 1) % 4] - corners[(index + 2) % 4]
+        if _plausible(completed):
+            quads.append(completed)
+    return quads
+
+
+def _windows_in(
+    brightness: npt.NDArray[np.float32], min_grid_px: float
+) -> list[tuple[float, FloatArray, FloatArray]]:
+    """(layout match, grid_to_image, outline) of each window found: every candidate outline (and its
+    completions) in its four turns is matched against the layout, and the best are aligned on the grout,
+    best matches first, overlapping ones dropped."""
+    guesses: list[tuple[float, FloatArray, FloatArray]] = []
+    for outline in _card_outlines(brightness, min_grid_px):
+        for corners in _completions(outline):
+            for turn in range(4):
+                card_to_image = cv2.getPerspectiveTransform(
+                    _CARD_CORNERS, np.roll(corners, -turn, axis=0).astype(np.float32)
+                ).astype(np.float64)
+                grid_to_image = card_to_image @ _GRID_IN_CARD
+                match = _COARSE.match(brightness, grid_to_image)
+                if match >= _MIN_LAYOUT_MATCH / 3:
+                    guesses.append((match, grid_to_image, corners))
+    guesses.sort(key=lambda guess: -guess[0])
+    placements = []
+    for _, grid_to_image, corners in guesses[:_MOST_ALIGNMENTS]:
+        # The alignment may slide onto a wrong grid where dice hide the grout: keep the guess as well.
+        aligned = _COARSE.align(brightness, grid_to_image)
+        placements.append((_COARSE.match(brightness, aligned), aligned, corners))
+    found: list[tuple[float, FloatArray, FloatArray]] = []
+    for match, grid_to_image, corners in sorted(placements + guesses, key=lambda placement: -placement[0]):
+        if match < _MIN_LAYOUT_MATCH:
+            break
+        outline = project(grid_to_image, _GRID_CORNERS)
+        if (
+            _plausible(outline)
+            and float(np.linalg.norm(outline[1] - outline[0])) >= min_grid_px
+            and not any(_overlap(outline, project(other, _GRID_CORNERS)) for _, other, _ in found)
+        ):
+            found.append((match, grid_to_image, corners))
+    return found
+
+
+def find_windows(image: BGRImage, min_space_px: float = 12.0) -> list[WindowLattice]:
+    """Every window whose spaces show at least `min_space_px` wide, best layout match first: found in a
+    copy shrunk to `WORKING_LONG_SIDE`, aligned on the full image's grout, turned by its name strip."""
+    shrink = math.ceil(max(image.shape[:2]) / WORKING_LONG_SIDE)
+    small = image
+    if shrink > 1:
+        small = cast(
+            BGRImage, cv2.resize(image, None, fx=1 / shrink, fy=1 / shrink, interpolation=cv2.INTER_AREA)
+        )
+    to_image = np.diag([float(shrink), float(shrink), 1.0])
+    brightness = _brightness(image)
+    lattices = []
+    for _, coarse, outline in _windows_in(_brightness(small), min_space_px * COLS / shrink):
+        grid_to_image = _FINE.align(brightness, to_image @ coarse)
+        margin = _name_strip_margin(brightness, grid_to_image, outline * shrink)
+        if margin < 0:
+            grid_to_image, margin = grid_to_image @ _HALF_TURN, -margin
+        match = _FINE.match(brightness, grid_to_image)
+        lattices.append(WindowLattice(grid_to_image / grid_to_image[2, 2], margin, match))
+    return lattices
+
+
+def _brightness(image: BGRImage) -> npt.NDArray[np.float32]:
+    """Each pixel's largest channel: the frame and grout are dark in all three, any print or die is not."""
+    blue, green, red = cv2.split(image)
+    return cast(npt.NDArray[np.float32], cv2.max(cv2.max(blue, green), red).astype(np.float32))
