@@ -157,7 +157,7 @@ def add_capture(token: str) -> BaseResponse:
         data = upload.read()
         decoded = _decoded_upload(data, upload.filename)
         if not typed:
-            reading = _read_photo(game, decoded)
+            reading = read_photo(game, decoded)
         name = keep_photo(data, decoded, Path(current_app.config["PHOTO_FOLDER"]))
         photo = (name, decoded.stored_width, decoded.stored_height)
     what = {(True, False): "a photo", (False, True): "a typed window", (True, True): "a photo and its window"}
@@ -181,7 +181,7 @@ def _decoded_upload(data: bytes, filename: str) -> DecodedImage:
         abort(400, description=f"The photo {filename!r} was not accepted: {error}.")
 
 
-def _read_photo(game: Game, decoded: DecodedImage) -> dict[str, Any]:
+def read_photo(game: Game, decoded: DecodedImage) -> dict[str, Any]:
     """The game's photo reader's reading, or an unread one that says why; the photo is kept either way."""
     reader: PhotoReader | None = current_app.config["PHOTO_READERS"].get(game.kind)
     if reader is None:

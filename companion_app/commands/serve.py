@@ -1,4 +1,5 @@
-"""`tablesight serve`: run the web companion on this computer for the phones at the table.
+"""`tablesight serve`: run the web companion on this computer for the phones at the table (and, with
+`--camera N`, watch a camera plugged into it).
 
 Waitress serves it; each phone watching a game holds one thread for its live stream, so the pool is sized
 for a table of phones plus their page loads and uploads.
@@ -16,6 +17,7 @@ from flask import Flask
 from waitress.server import BaseWSGIServer, MultiSocketServer, create_server
 
 from companion_app import create_app
+from companion_app.camera import CameraUnavailable, TableCamera, attach, camera_frames
 
 DEFAULT_THREADS = 32
 LOOKAHEAD = 4  # lets waitress notice a phone that left while its live stream is open
@@ -64,10 +66,23 @@ def terminal_qr(text: str) -> str:
     help="SQLite file holding the games (default: tablesight.sqlite in the instance folder).",
 )
 @click.option("--threads", default=DEFAULT_THREADS, show_default=True, type=click.IntRange(4, 512))
-def serve(host: str, port: int, database: Path | None, threads: int) -> None:
+@click.option(
+    "--camera",
+    type=click.IntRange(0),
+    help="Also watch this computer's camera N; a game page then aims it at a player's window.",
+)
+def serve(host: str, port: int, database: Path | None, threads: int, camera: int | None) -> None:
     """Serve the companion on the local network and print the address and QR code for phones to open."""
     overrides = {"DATABASE": str(database.resolve())} if database is not None else None
     app = create_app(overrides)
+    table_camera = None
+    if camera is not None:
+        try:
+            table_camera = TableCamera(app, camera_frames(camera))
+        except CameraUnavailable as error:
+            raise click.UsageError(f"--camera {camera}: {error}") from None
+        attach(app, table_camera)
+        table_camera.start()
     server = make_server(app, host, port, threads)
     bound_port = server.socket.getsockname()[1]
     shown_host = lan_address() if host in ("0.0.0.0", "") else host
@@ -76,6 +91,8 @@ def serve(host: str, port: int, database: Path | None, threads: int) -> None:
     click.echo(f"TableSight is serving on {url}  (store: {app.config['DATABASE']})")
     click.echo("Open it on a phone on the same network, or scan:")
     click.echo(terminal_qr(url))
+    if table_camera is not None:
+        click.echo(f"Watching camera {camera}: aim it at a player's window from a game page.")
     click.echo("Press Ctrl+C to stop.")
     try:
         server.run()
@@ -83,3 +100,5 @@ def serve(host: str, port: int, database: Path | None, threads: int) -> None:
         click.echo("Stopped.")
     finally:
         server.close()
+        if table_camera is not None:
+            table_camera.stop()
