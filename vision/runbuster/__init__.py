@@ -1,1 +1,8 @@
-"""Run Buster at the table: the printed mat, finding it in a photo, reading its dice as a position."""
+"""Run Buster at the table: the printed mat, finding it in a photo, reading its dice as a position.
+
+- `mat`: the layout as data (ArUco markers, each player's hand and roll zone, in A3 millimetres);
+- `printable`: the mat drawn for printing, as PNG or a one-page PDF (`tablesight mat runbuster`);
+- `locate`: the markers found in a photo, the homography and a camera estimate that corrects parallax;
+- `zones`: recognised dice placed on the mat and in their zones (`read_mat_photo` runs the whole way);
+- `position`: the zones as a Run Buster position, the rules' verdict in words, and the advisor's options.
+"""
