@@ -51,8 +51,9 @@ NO_READER = "The photo is kept, but this TableSight cannot read dice from photos
 def read_photo(decoded: DecodedImage) -> dict[str, Any]:
     """The photo reader this page plugs into `PHOTO_READERS`: the mat's zones as recognised.
 
-    Dice are mapped at the height of a die on an A3 mat; on A4 a die stands taller in mat units, which
-    moves a die's place by under 2 mm at the steepest angle, far inside the gaps between zones.
+    Dice are mapped at the height of a die on an A3 mat; on A4 a die stands taller in mat units, which moves
+    its place by at most 2.5 mat units (under 2 mm of the A4 sheet) at 35 degrees, far inside the 10-unit
+    gaps between zones.
     """
     reading = read_mat_photo(SharedRecognizer(), decoded.pixels, Paper.A3).to_json()
     outside = reading["outside"]
