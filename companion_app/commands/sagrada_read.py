@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import click
@@ -12,6 +13,7 @@ from companion_app.commands.sagrada import _parse_option, format_score
 from engine.sagrada.objectives import PUBLIC_OBJECTIVES, PrivateObjective, parse_public_objectives
 from engine.sagrada.rules import rules_named
 from engine.sagrada.window import find_pattern
+from vision.decode import decode_image
 from vision.errors import VisionError
 from vision.sagrada.reader import SagradaReader, SagradaReading, ScoringOptions, annotate
 
@@ -76,7 +78,11 @@ def read(
         raise click.ClickException(f"--tokens: unused favor tokens cannot be negative, got {tokens}")
     scoring = ScoringOptions(objectives=objectives, private=private, favor_tokens=tokens, rules=rules)
     try:
-        reading = SagradaReader().read(image, pattern, scoring)
+        # The photo is checked before the model is loaded, so a bad photo is reported as such.
+        started = time.perf_counter()
+        decoded = decode_image(image)
+        decode_ms = (time.perf_counter() - started) * 1000
+        reading = SagradaReader().read_decoded(decoded, pattern, scoring, decode_ms)
     except VisionError as exc:
         raise click.ClickException(str(exc)) from None
     if annotate_path is not None and not cv2.imwrite(str(annotate_path), annotate(reading)):

@@ -1,4 +1,4 @@
-"""`tablesight sagrada read`: bad input stops with one line and a non-zero exit."""
+"""`tablesight sagrada read`: bad input stops with one line naming it and a non-zero exit."""
 
 from __future__ import annotations
 
@@ -15,6 +15,12 @@ def test_an_unreadable_file_is_one_line_and_fails(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["sagrada", "read", str(photo)])
     assert result.exit_code != 0
     assert result.output.strip().count("\n") == 0 and result.output.startswith("Error:")
+    assert "table.jpg" in result.output and "model" not in result.output
+
+
+def test_a_missing_file_is_named(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["sagrada", "read", str(tmp_path / "nowhere.png")])
+    assert result.exit_code != 0 and "nowhere.png" in result.output
 
 
 def test_an_unknown_pattern_is_named_in_the_error(tmp_path: Path) -> None:

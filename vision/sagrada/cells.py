@@ -1,75 +1,118 @@
-"""Look at each space of a found window: is a die standing in it, and if not, what is printed there.
+"""Read each space of a found window: empty (and what is printed there) or a die (its colour and value).
 
-The window is first warped flat (the card seen from straight above, `PX_PER_UNIT` pixels per die edge), so
-every space is the same square. A printed space is one of three things, and none of them is both coloured
-and textured: a stained-glass colour (saturated, smooth), a value space (grey with light pips: textured but
-not coloured) or a plain light space (neither). A die is coloured and textured at once (a coloured body with
-pips and edges), so that pair of measures separates dice from every kind of empty space.
+The window is warped flat (the card seen from straight above, `PX_PER_UNIT` pixels per die edge) and each
+space is cut out with a margin, since a die leans past its space towards the side away from the camera. A
+small network trained on rendered windows (`models/train_sagrada_cells.py`) sorts each cut into one of
+`CELL_CLASSES`: the 12 prints an empty space can show (plain, five colours, six values) and the 30 dice.
+One network for both questions means a printed value space is weighed against every die it could be
+mistaken for, and its probability row gives the confidence and the alternatives to offer the player.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import cast
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
-from engine.sagrada.window import ALL_CELLS, Cell, Color
+from engine.sagrada.window import ALL_CELLS, Cell, Color, Die, Restriction
+from vision.errors import ModelUnavailable
+from vision.onnx_session import MODELS_FOLDER, open_session
 from vision.sagrada.lattice import GRID_HEIGHT, GRID_WIDTH, GROUT, PITCH, SPACE, WindowLattice
 
 BGRImage = npt.NDArray[np.uint8]
+FloatArray = npt.NDArray[np.float32]
 
-PX_PER_UNIT = 32
-SPACE_PX = round(SPACE * PX_PER_UNIT)
-_INNER = 0.1
-"""Share of a space's side left out on each edge: a neighbouring die may lean over it."""
-
-PRINTED_HUES: dict[Color, float] = {
-    Color.RED: 0.0,
-    Color.YELLOW: 24.0,
-    Color.GREEN: 61.0,
-    Color.BLUE: 107.0,
-    Color.PURPLE: 140.0,
-}
-"""Centre hue (OpenCV's 0-180) of each printed stained-glass colour."""
-
-_COLOURED = 60.0
-"""Median saturation (0-255) above which a space is coloured (printed colours far above, grey far below)."""
-_TEXTURED = 0.2
-"""Mean brightness gradient, relative to the median brightness, above which a space is textured."""
-
-
-@dataclass(frozen=True)
-class SpaceLook:
-    """What one space looks like: the two measures that tell dice from print (median saturation, and the
-    mean brightness gradient relative to the median brightness), and its mean hue."""
-
-    cell: Cell
-    saturation: float
-    texture: float
-    hue: float
-    die_score: float
-    """Above 0 for a die, below 0 for an empty space; its size is how clear the call is."""
-
-    @property
-    def has_die(self) -> bool:
-        return self.die_score > 0
+CELL_MODEL = MODELS_FOLDER / "sagrada_cells.onnx"
+PX_PER_UNIT = 24
+CROP_PX = 40
+"""Side of the cut around each space: the space (27 px) and most of a die leaning out of it."""
+_BORDER = 1.0
+"""Die edges of card and table kept around the grid in the flat view, so edge spaces cut out whole."""
 
 
 @dataclass(frozen=True)
 class PrintedSpace:
-    """An empty space's print as read: a colour, a value (pips counted), or plain (both None)."""
+    """An empty space's print: a colour, a value, or plain (both None)."""
 
     color: Color | None
     value: int | None
 
+    @classmethod
+    def of(cls, restriction: Restriction) -> PrintedSpace:
+        return cls(restriction.color, restriction.value)
+
+    def __str__(self) -> str:
+        if self.color is not None:
+            return f"empty {self.color.label} space"
+        return "empty plain space" if self.value is None else f"empty {self.value} space"
+
+
+CellClass = PrintedSpace | Die
+CELL_CLASSES: tuple[CellClass, ...] = (
+    PrintedSpace(None, None),
+    *(PrintedSpace(color, None) for color in Color),
+    *(PrintedSpace(None, value) for value in range(1, 7)),
+    *(Die(color, value) for color in Color for value in range(1, 7)),
+)
+"""What the network tells apart, in the order of its outputs."""
+_DIE_CLASSES = np.array([isinstance(kind, Die) for kind in CELL_CLASSES])
+
+
+def class_index(kind: CellClass) -> int:
+    return CELL_CLASSES.index(kind)
+
+
+@dataclass(frozen=True)
+class SpaceReading:
+    """One space as the network sees it: the probability of each of `CELL_CLASSES`."""
+
+    cell: Cell
+    probabilities: FloatArray
+
+    @property
+    def die_probability(self) -> float:
+        return float(self.probabilities[_DIE_CLASSES].sum())
+
+    @property
+    def die(self) -> Die | None:
+        """The most likely die, when a die is likelier than an empty space; else None."""
+        if self.die_probability <= 0.5:
+            return None
+        return cast(Die, CELL_CLASSES[_most_likely(self.probabilities, _DIE_CLASSES)])
+
+    @property
+    def printed(self) -> PrintedSpace | None:
+        """The most likely print, when the space reads as empty; else None."""
+        if self.die_probability > 0.5:
+            return None
+        return cast(PrintedSpace, CELL_CLASSES[_most_likely(self.probabilities, ~_DIE_CLASSES)])
+
+    def readings(self) -> list[tuple[str, float]]:
+        """What the space may hold in window notation (`--` for empty, every print together), with its
+        probability, most likely first."""
+        options = [("--", 1.0 - self.die_probability)] + [
+            (str(kind), float(p))
+            for kind, p in zip(CELL_CLASSES, self.probabilities, strict=True)
+            if isinstance(kind, Die)
+        ]
+        return sorted(options, key=lambda option: -option[1])
+
+
+def _most_likely(probabilities: FloatArray, among: npt.NDArray[np.bool_]) -> int:
+    return int(np.flatnonzero(among)[probabilities[among].argmax()])
+
 
 def flatten(image: BGRImage, lattice: WindowLattice) -> BGRImage:
-    """The grid of spaces warped to a straight, top-down view at `PX_PER_UNIT` pixels per die edge."""
-    size = (round(GRID_WIDTH * PX_PER_UNIT), round(GRID_HEIGHT * PX_PER_UNIT))
-    grid_to_flat = np.diag([PX_PER_UNIT, PX_PER_UNIT, 1.0])
+    """The grid of spaces, with `_BORDER` around it, warped to a top-down view at `PX_PER_UNIT`."""
+    size = (round((GRID_WIDTH + 2 * _BORDER) * PX_PER_UNIT), round((GRID_HEIGHT + 2 * _BORDER) * PX_PER_UNIT))
+    grid_to_flat = np.array(
+        [[PX_PER_UNIT, 0, _BORDER * PX_PER_UNIT], [0, PX_PER_UNIT, _BORDER * PX_PER_UNIT], [0, 0, 1.0]]
+    )
     image_to_flat = grid_to_flat @ np.linalg.inv(lattice.grid_to_image)
     flat = cv2.warpPerspective(
         image, image_to_flat, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
@@ -77,53 +120,45 @@ def flatten(image: BGRImage, lattice: WindowLattice) -> BGRImage:
     return cast(BGRImage, flat)
 
 
-def space_pixels(flat: BGRImage, cell: Cell, inner: float = _INNER) -> BGRImage:
-    """One space of the flattened grid, less `inner` of its side on every edge."""
-    x0 = round((GROUT + cell.col * PITCH + inner * SPACE) * PX_PER_UNIT)
-    y0 = round((GROUT + cell.row * PITCH + inner * SPACE) * PX_PER_UNIT)
-    side = round(SPACE * (1 - 2 * inner) * PX_PER_UNIT)
-    return flat[y0 : y0 + side, x0 : x0 + side]
+def cell_crops(flat: BGRImage) -> npt.NDArray[np.uint8]:
+    """The 20 spaces cut out of the flat view, row-major, each `CROP_PX` square around its centre."""
+    crops = []
+    for cell in ALL_CELLS:
+        cx = round((_BORDER + GROUT + cell.col * PITCH + SPACE / 2) * PX_PER_UNIT)
+        cy = round((_BORDER + GROUT + cell.row * PITCH + SPACE / 2) * PX_PER_UNIT)
+        half = CROP_PX // 2
+        crops.append(flat[cy - half : cy + half, cx - half : cx + half])
+    return np.stack(crops)
 
 
-def look_at_space(flat: BGRImage, cell: Cell) -> SpaceLook:
-    pixels = space_pixels(flat, cell)
-    hsv = cv2.cvtColor(pixels, cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.float32)
-    saturation = float(np.median(hsv[:, 1]))
-    grey = cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    gradient = np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
-    texture = float(gradient[2:-2, 2:-2].mean()) / max(float(np.median(hsv[:, 2])), 1.0)
-    # Hue is circular (red wraps at 180): average it as an angle over the saturated pixels.
-    saturated = hsv[hsv[:, 1] > 60, 0] if np.any(hsv[:, 1] > 60) else hsv[:, 0]
-    angle = saturated * (np.pi / 90)
-    hue = float(np.degrees(np.arctan2(np.sin(angle).mean(), np.cos(angle).mean())) / 2) % 180
-    die_score = min(saturation / _COLOURED - 1, texture / _TEXTURED - 1)
-    return SpaceLook(cell, saturation, texture, hue, die_score)
+def network_input(crops: npt.NDArray[np.uint8]) -> FloatArray:
+    """Nx40x40x3 BGR crops as the Nx3x40x40 float batch the network takes (0-255; it normalises)."""
+    return np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
 
 
-def look_at_spaces(flat: BGRImage) -> tuple[SpaceLook, ...]:
-    """The 20 spaces, row-major."""
-    return tuple(look_at_space(flat, cell) for cell in ALL_CELLS)
+def softmax(logits: FloatArray) -> FloatArray:
+    shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return cast(FloatArray, (shifted / shifted.sum(axis=1, keepdims=True)).astype(np.float32))
 
 
-def nearest_printed_color(hue: float) -> Color:
-    def distance(color: Color) -> float:
-        gap = abs(hue - PRINTED_HUES[color]) % 180
-        return min(gap, 180 - gap)
+class CellReader:
+    """The space classifier, loaded once; `read` gives the 20 spaces of each window in one batch."""
 
-    return min(PRINTED_HUES, key=distance)
+    def __init__(self, threads: int = 1, model: Path = CELL_MODEL):
+        if not model.is_file():
+            raise ModelUnavailable(
+                f"{model}: model file not found (rebuild it with `python -m models.train_sagrada_cells`)"
+            )
+        self._session = open_session(model, threads)
+        self._input_name = self._session.get_inputs()[0].name
 
-
-def read_print(flat: BGRImage, look: SpaceLook) -> PrintedSpace:
-    """What is printed on an empty space: its colour, or the pips of a value space, or nothing."""
-    if look.saturation > _COLOURED:
-        return PrintedSpace(nearest_printed_color(look.hue), None)
-    grey = cv2.cvtColor(space_pixels(flat, look.cell, inner=0.04), cv2.COLOR_BGR2GRAY)
-    level = float(np.median(grey))
-    pips = (grey > level + max(30.0, 0.25 * level)).astype(np.uint8)
-    _, _, stats, _ = cv2.connectedComponentsWithStats(pips, connectivity=8)
-    pip_area = (0.1 * SPACE * PX_PER_UNIT) ** 2 * np.pi
-    sizes = stats[1:, cv2.CC_STAT_AREA]
-    value = int(np.count_nonzero((sizes > 0.3 * pip_area) & (sizes < 2.5 * pip_area)))
-    if 1 <= value <= 6 and level < 200:
-        return PrintedSpace(None, value)
-    return PrintedSpace(None, None)
+    def read(self, image: BGRImage, lattices: Sequence[WindowLattice]) -> list[tuple[SpaceReading, ...]]:
+        if not lattices:
+            return []
+        crops = np.concatenate([cell_crops(flatten(image, lattice)) for lattice in lattices])
+        (logits,) = self._session.run(None, {self._input_name: network_input(crops)})
+        rows = softmax(np.asarray(logits, np.float32)).reshape(len(lattices), len(ALL_CELLS), -1)
+        return [
+            tuple(SpaceReading(cell, row) for cell, row in zip(ALL_CELLS, window, strict=True))
+            for window in rows
+        ]

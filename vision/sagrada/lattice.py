@@ -95,7 +95,7 @@ last alignment in the photo."""
 _MIN_LAYOUT_MATCH = 0.45
 """Correlation with the grid's layout that a window must reach."""
 _MOST_ALIGNMENTS = 12
-"""Best-matching placements aligned on the grout per photo (each alignment costs a few milliseconds)."""
+"""Most guesses aligned on the grout per photo (each alignment costs a few milliseconds)."""
 _ECC_CRITERIA = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 30, 1e-3)
 _CARD_CORNERS = np.array([[0, 0], [CARD_WIDTH, 0], [CARD_WIDTH, CARD_HEIGHT], [0, CARD_HEIGHT]], np.float32)
 _GRID_IN_CARD = np.array([[1.0, 0, FRAME], [0, 1.0, FRAME], [0, 0, 1.0]])
@@ -107,6 +107,10 @@ class _Layout:
 
     pixels: npt.NDArray[np.float32]
     to_grid: FloatArray
+    deviations: npt.NDArray[np.float32]
+    """The layout less its mean, flattened."""
+    spread: float
+    """The layout's standard deviation."""
 
     @classmethod
     def at(cls, px_per_unit: float) -> _Layout:
@@ -125,7 +129,7 @@ class _Layout:
                 square = np.array([[x0, y0], [x0 + SPACE, y0], [x0 + SPACE, y0 + SPACE], [x0, y0 + SPACE]])
                 corners = project(to_layout, square)
                 cv2.fillConvexPoly(pixels, np.round(corners * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
-        return cls(pixels, to_grid)
+        return cls(pixels, to_grid, (pixels - pixels.mean()).ravel(), float(pixels.std()))
 
     def match(self, brightness: npt.NDArray[np.float32], grid_to_image: FloatArray) -> float:
         """Correlation between the photo seen through `grid_to_image` and the layout (-1 to 1)."""
@@ -137,10 +141,11 @@ class _Layout:
             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_REPLICATE,
         )
-        spread = float(seen.std()) * float(self.pixels.std())
+        spread = float(seen.std()) * self.spread
         if spread <= 1e-6:
             return -1.0
-        return float(((seen - seen.mean()) * (self.pixels - self.pixels.mean())).mean()) / spread
+        # The layout's deviations sum to zero, so the photo's mean need not be taken off.
+        return float(np.dot(seen.ravel(), self.deviations)) / (seen.size * spread)
 
     def align(self, brightness: npt.NDArray[np.float32], grid_to_image: FloatArray) -> FloatArray:
         """`grid_to_image` pulled onto the photo's grout (ECC), on a crop around the grid so the cost does
@@ -248,7 +253,8 @@ def _card_outlines(brightness: npt.NDArray[np.float32], min_grid_px: float) -> l
     """Quads that may be a card's outline: dark regions (below fixed levels, or much darker than their
     surroundings where light or glare lifts the frame) of a window's size, each simplified to four corners."""
     height, width = brightness.shape
-    surroundings = cv2.GaussianBlur(brightness, (0, 0), max(height, width) / 16)
+    reach = max(height, width) // 8 | 1
+    surroundings = cv2.blur(brightness, (reach, reach))
     masks = [brightness < level for level in _OUTLINE_LEVELS] + [brightness < 0.5 * surroundings]
     # Opened masks part a card from dark things it touches (a shadow, a dark object, a line on the table).
     opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(min_grid_px / 25) + 1,) * 2)
@@ -275,9 +281,9 @@ def _overlap(quad: FloatArray, other: FloatArray) -> bool:
 
 
 def _completions(corners: FloatArray) -> list[FloatArray]:
-    """The quad, and the quads with one corner replaced by the parallelogram of the other three: light or
+    """The quads with one corner replaced by the parallelogram of the other three: light or
     glare on one part of the frame cuts that corner off the dark outline."""
-    quads = [corners]
+    quads = []
     for index in range(4):
         completed = corners.copy()
         completed[index] = corners[index - 1] + corners[(index + 1) % 4] - corners[(index + 2) % 4]
@@ -286,40 +292,58 @@ def _completions(corners: FloatArray) -> list[FloatArray]:
     return quads
 
 
+def _guesses(
+    brightness: npt.NDArray[np.float32], corners: FloatArray
+) -> list[tuple[float, FloatArray, FloatArray]]:
+    """(layout match, grid_to_image, outline) for an outline in its four turns."""
+    guesses = []
+    for turn in range(4):
+        card_to_image = cv2.getPerspectiveTransform(
+            _CARD_CORNERS, np.roll(corners, -turn, axis=0).astype(np.float32)
+        ).astype(np.float64)
+        grid_to_image = card_to_image @ _GRID_IN_CARD
+        guesses.append((_COARSE.match(brightness, grid_to_image), grid_to_image, corners))
+    return guesses
+
+
 def _windows_in(
     brightness: npt.NDArray[np.float32], min_grid_px: float
 ) -> list[tuple[float, FloatArray, FloatArray]]:
-    """(layout match, grid_to_image, outline) of each window found: every candidate outline (and its
-    completions) in its four turns is matched against the layout, and the best are aligned on the grout,
-    best matches first, overlapping ones dropped."""
-    guesses: list[tuple[float, FloatArray, FloatArray]] = []
+    """(layout match, grid_to_image, outline) of each window found.
+
+    Every candidate outline is tried in its four turns (and, when none matches the layout, with one corner
+    completed); the best guesses are aligned on the grout, a place at a time, until one holds there.
+    """
+    guesses = []
     for outline in _card_outlines(brightness, min_grid_px):
-        for corners in _completions(outline):
-            for turn in range(4):
-                card_to_image = cv2.getPerspectiveTransform(
-                    _CARD_CORNERS, np.roll(corners, -turn, axis=0).astype(np.float32)
-                ).astype(np.float64)
-                grid_to_image = card_to_image @ _GRID_IN_CARD
-                match = _COARSE.match(brightness, grid_to_image)
-                if match >= _MIN_LAYOUT_MATCH / 3:
-                    guesses.append((match, grid_to_image, corners))
-    guesses.sort(key=lambda guess: -guess[0])
-    placements = []
-    for _, grid_to_image, corners in guesses[:_MOST_ALIGNMENTS]:
-        # The alignment may slide onto a wrong grid where dice hide the grout: keep the guess as well.
-        aligned = _COARSE.align(brightness, grid_to_image)
-        placements.append((_COARSE.match(brightness, aligned), aligned, corners))
+        tried = _guesses(brightness, outline)
+        if max(match for match, _, _ in tried) < _MIN_LAYOUT_MATCH:
+            tried += [
+                guess for completed in _completions(outline) for guess in _guesses(brightness, completed)
+            ]
+        guesses += [guess for guess in tried if guess[0] >= _MIN_LAYOUT_MATCH / 3]
     found: list[tuple[float, FloatArray, FloatArray]] = []
-    for match, grid_to_image, corners in sorted(placements + guesses, key=lambda placement: -placement[0]):
-        if match < _MIN_LAYOUT_MATCH:
-            break
+    alignments = 0
+    for match, grid_to_image, corners in sorted(guesses, key=lambda guess: -guess[0]):
         outline = project(grid_to_image, _GRID_CORNERS)
+        if any(_overlap(outline, project(other, _GRID_CORNERS)) for _, other, _ in found):
+            continue
+        if alignments == _MOST_ALIGNMENTS:
+            break
+        alignments += 1
+        # The alignment may slide onto a wrong grid where dice hide the grout: the guess may stay best.
+        aligned = _COARSE.align(brightness, grid_to_image)
+        best_match, best = max(
+            ((_COARSE.match(brightness, aligned), aligned), (match, grid_to_image)),
+            key=lambda option: option[0],
+        )
+        outline = project(best, _GRID_CORNERS)
         if (
-            _plausible(outline)
+            best_match >= _MIN_LAYOUT_MATCH
+            and _plausible(outline)
             and float(np.linalg.norm(outline[1] - outline[0])) >= min_grid_px
-            and not any(_overlap(outline, project(other, _GRID_CORNERS)) for _, other, _ in found)
         ):
-            found.append((match, grid_to_image, corners))
+            found.append((best_match, best, corners))
     return found
 
 

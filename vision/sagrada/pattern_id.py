@@ -12,14 +12,15 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.sagrada.window import ALL_CELLS, COLS, ROWS, Cell, Pattern, Restriction, official_patterns
+from engine.sagrada.window import COLS, ROWS, Cell, Pattern, Restriction, official_patterns
 from vision.sagrada.cells import PrintedSpace
 
 MIN_VISIBLE = 4
 """Fewest empty spaces the identification needs before it names a pattern."""
 MIN_CONFIDENCE = 0.6
-_TURN_EVIDENCE = 25.0
-"""Log-odds per unit of the frame's orientation margin (0-1) in favour of the frame's reading."""
+_TURN_EVIDENCE = 6.0
+"""Log-odds per unit of the frame's orientation margin (0-1) in favour of the frame's reading: as much
+as two colour spaces, so the print decides wherever enough of it shows."""
 
 
 @dataclass(frozen=True)
@@ -90,8 +91,3 @@ def identify_pattern(
     visible = len(seen)
     named = best if (visible >= MIN_VISIBLE and confidence >= MIN_CONFIDENCE) or len(patterns) == 1 else None
     return PatternMatch(named, confidence, turned, visible, best.name)
-
-
-def all_cells_seen(prints: Sequence[PrintedSpace | None]) -> dict[Cell, PrintedSpace]:
-    """Row-major per-space prints (None where a die hides the space) as a mapping of the visible ones."""
-    return {cell: space for cell, space in zip(ALL_CELLS, prints, strict=True) if space is not None}

@@ -1,9 +1,9 @@
-"""Photo to scored Sagrada windows: decode -> find windows -> look at spaces -> identify the pattern -> read
-the dice -> score, each stage timed.
+"""Photo to scored Sagrada windows: decode -> find windows -> read the spaces -> identify the pattern ->
+score, each stage timed.
 
 The reader reports what it saw, not what the rules would like: a die that breaks a rule stays in the window
-and the engine names the violation; a space whose die-or-empty call is close, or a die read with low
-confidence, is listed as uncertain with the alternatives so the player can confirm it.
+and the engine names the violation; a space whose reading is unsure is listed as uncertain with the other
+readings the space classifier found likely, so the player can confirm it.
 """
 
 from __future__ import annotations
@@ -21,22 +21,16 @@ import numpy.typing as npt
 from engine.sagrada.objectives import PUBLIC_OBJECTIVES, PublicObjective
 from engine.sagrada.rules import OFFICIAL, Rules
 from engine.sagrada.scoring import ScoreBreakdown, score_window
-from engine.sagrada.window import BLANK_PATTERN, Cell, Color, Die, Pattern, Window
-from vision.colors import COLOR_SETS
-from vision.decode import BGRImage, decode_image
-from vision.read import Box, DieReading
-from vision.recognizer import DiceRecognizer
-from vision.sagrada.cells import SpaceLook, flatten, look_at_spaces, nearest_printed_color, read_print
+from engine.sagrada.window import BLANK_PATTERN, Cell, Color, Pattern, Window
+from vision.decode import BGRImage, DecodedImage, DecodeLimits, decode_image
+from vision.sagrada.cells import CellReader, SpaceReading
 from vision.sagrada.lattice import WindowLattice, find_windows
-from vision.sagrada.pattern_id import PatternMatch, all_cells_seen, identify_pattern
+from vision.sagrada.pattern_id import PatternMatch, half_turn, identify_pattern
 
-UNSURE_DIE_SCORE = 0.25
-"""A die-or-empty call closer than this to the boundary is reported as uncertain."""
-UNSURE_READING = 0.8
-"""A die whose value or colour confidence is below this is reported as uncertain."""
-_DIE_BOX_SCALE = 1.35
-"""The box handed to the dice reader: the space's bounding box grown by this, since a die stands up from
-its space towards the camera's side."""
+UNSURE = 0.9
+"""A space whose reading is less likely than this is reported as uncertain."""
+ALTERNATIVE = 0.03
+"""Other readings at least this likely are offered as alternatives."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +52,15 @@ class UncertainSpace:
     reading: str
     alternatives: tuple[str, ...]
     confidence: float
+
+    @classmethod
+    def of(cls, space: SpaceReading) -> UncertainSpace | None:
+        """The question to ask about a space, or None when its reading is sure."""
+        (reading, confidence), *others = space.readings()
+        if confidence >= UNSURE:
+            return None
+        alternatives = tuple(text for text, probability in others if probability >= ALTERNATIVE)
+        return cls(space.cell, reading, alternatives, confidence)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -109,10 +112,14 @@ class SagradaReading:
 
 
 class SagradaReader:
-    """Finds, reads and scores windows; dice values and colours come from the recognizer's reader."""
+    """Finds, reads and scores windows; the space classifier is loaded once.
 
-    def __init__(self, recognizer: DiceRecognizer | None = None):
-        self.recognizer = recognizer or DiceRecognizer()
+    Raises ModelUnavailable (a VisionError) when the classifier's model file is missing or unreadable.
+    """
+
+    def __init__(self, cells: CellReader | None = None, limits: DecodeLimits | None = None):
+        self.cells = cells or CellReader()
+        self.limits = limits or DecodeLimits()
 
     def read(
         self,
@@ -125,11 +132,21 @@ class SagradaReader:
         Raises UnreadableImage or ImageTooLarge (VisionError) for input that is not a usable image.
         """
         started = time.perf_counter()
-        decoded = decode_image(source, self.recognizer.settings.decode)
-        decoded_at = time.perf_counter()
+        decoded = decode_image(source, self.limits)
+        return self.read_decoded(decoded, pattern, scoring, (time.perf_counter() - started) * 1000)
+
+    def read_decoded(
+        self,
+        decoded: DecodedImage,
+        pattern: Pattern | None = None,
+        scoring: ScoringOptions | None = None,
+        decode_ms: float = 0.0,
+    ) -> SagradaReading:
+        """Read the windows of an image already decoded (in `decode_ms`)."""
+        started = time.perf_counter()
         reading = self.read_pixels(decoded.pixels, pattern, scoring, 1.0 / decoded.scale)
-        timings = {"decode": (decoded_at - started) * 1000, **reading.timings_ms}
-        timings["total"] = (time.perf_counter() - started) * 1000
+        timings = {"decode": decode_ms, **reading.timings_ms}
+        timings["total"] = decode_ms + (time.perf_counter() - started) * 1000
         return SagradaReading(reading.windows, reading.pixels, timings)
 
     def read_pixels(
@@ -144,34 +161,19 @@ class SagradaReader:
         clock = _Clock()
         lattices = find_windows(pixels)
         clock.lap("find_windows")
-        placed: list[tuple[WindowLattice, tuple[SpaceLook, ...], PatternMatch]] = []
-        for lattice in lattices:
-            flat = flatten(pixels, lattice)
-            looks = look_at_spaces(flat)
-            prints = [None if look.has_die else read_print(flat, look) for look in looks]
-            match = identify_pattern(
-                all_cells_seen(prints), lattice.orientation_margin, [pattern] if pattern else None
-            )
+        spaces = self.cells.read(pixels, lattices)
+        clock.lap("read_spaces")
+        placed = []
+        for lattice, seen in zip(lattices, spaces, strict=True):
+            prints = {space.cell: space.printed for space in seen if space.printed is not None}
+            match = identify_pattern(prints, lattice.orientation_margin, [pattern] if pattern else None)
             if match.turned:
-                lattice = lattice.turned()
-                looks = look_at_spaces(flatten(pixels, lattice))
-            placed.append((lattice, looks, match))
-        clock.lap("spaces_and_pattern")
-        boxes = [
-            _die_box(lattice, look.cell) for lattice, looks, _ in placed for look in looks if look.has_die
-        ]
-        readings = iter(self.recognizer.reader.read(pixels, boxes, COLOR_SETS["sagrada"]))
-        clock.lap("read_dice")
+                lattice, seen = lattice.turned(), _turned(seen)
+            placed.append((lattice, seen, match))
+        clock.lap("pattern")
         windows = []
-        for lattice, looks, match in placed:
-            dice: list[Die | None] = []
-            uncertain: list[UncertainSpace] = []
-            for look in looks:
-                die, unsure = _die_in_space(look, next(readings) if look.has_die else None)
-                dice.append(die)
-                if unsure is not None:
-                    uncertain.append(unsure)
-            window = Window(tuple(dice))
+        for lattice, seen, match in placed:
+            window = Window(tuple(space.die for space in seen))
             breakdown = score_window(
                 window,
                 match.pattern or BLANK_PATTERN,
@@ -180,19 +182,19 @@ class SagradaReader:
                 favor_tokens=scoring.favor_tokens,
                 rules=scoring.rules,
             )
+            uncertain = tuple(question for question in map(UncertainSpace.of, seen) if question is not None)
+            corners = lattice.corners * to_stored
             windows.append(
-                WindowReading(
-                    window,
-                    match.pattern,
-                    match,
-                    tuple(uncertain),
-                    lattice.corners * to_stored,
-                    lattice,
-                    breakdown,
-                )
+                WindowReading(window, match.pattern, match, uncertain, corners, lattice, breakdown)
             )
         clock.lap("score")
         return SagradaReading(tuple(windows), pixels, clock.laps)
+
+
+def _turned(spaces: tuple[SpaceReading, ...]) -> tuple[SpaceReading, ...]:
+    """The spaces renamed for the card read the other way up: what was seen at r1c1 is r4c5."""
+    by_cell = {space.cell: space for space in spaces}
+    return tuple(SpaceReading(space.cell, by_cell[half_turn(space.cell)].probabilities) for space in spaces)
 
 
 class _Clock:
@@ -204,42 +206,6 @@ class _Clock:
         now = time.perf_counter()
         self.laps[stage] = (now - self._last) * 1000
         self._last = now
-
-
-def _die_box(lattice: WindowLattice, cell: Cell) -> Box:
-    quad = lattice.cell_quad(cell.row, cell.col)
-    center = quad.mean(axis=0)
-    half = (quad.max(axis=0) - quad.min(axis=0)) / 2 * _DIE_BOX_SCALE
-    return (
-        float(center[0] - half[0]),
-        float(center[1] - half[1]),
-        float(center[0] + half[0]),
-        float(center[1] + half[1]),
-    )
-
-
-def _die_in_space(look: SpaceLook, reading: DieReading | None) -> tuple[Die | None, UncertainSpace | None]:
-    """The die read in a space (None when empty) and, when the call is unsure, what to ask the player."""
-    if reading is None:
-        if look.die_score > -UNSURE_DIE_SCORE:
-            return None, UncertainSpace(look.cell, "--", ("a die",), 0.5 - look.die_score)
-        return None, None
-    hue_color = nearest_printed_color(look.hue)
-    color = Color.parse(reading.color) if reading.color in COLOR_SETS["sagrada"] else hue_color
-    die = Die(color, reading.value)
-    alternatives = []
-    if look.die_score < UNSURE_DIE_SCORE:
-        alternatives.append("--")
-    if reading.color_confidence < UNSURE_READING or color != hue_color:
-        alternatives += [str(Die(c, reading.value)) for c in (hue_color,) if c != color]
-    if reading.value_confidence < UNSURE_READING:
-        alternatives += [
-            f"{color.letter}{value}" for value in (reading.value - 1, reading.value + 1) if 1 <= value <= 6
-        ]
-    confidence = min(reading.value_confidence, reading.color_confidence)
-    if alternatives or confidence < UNSURE_READING:
-        return die, UncertainSpace(look.cell, str(die), tuple(alternatives), confidence)
-    return die, None
 
 
 def annotate(reading: SagradaReading) -> BGRImage:

@@ -8,10 +8,15 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.sagrada.cells import CELL_MODEL, CellReader
 from vision.sagrada.lattice import GRID_HEIGHT, GRID_WIDTH, WindowLattice
 from vision.synth.sagrada import RenderedWindow, SagradaConfig, WindowScene, render_window_scene
 
-SCENES = 36
+SCENES = 40
+
+needs_cell_model = pytest.mark.skipif(
+    not CELL_MODEL.is_file(), reason="models/sagrada_cells.onnx missing: python -m models.train_sagrada_cells"
+)
 
 
 def window_config(fill: tuple[float, float]) -> SagradaConfig:
@@ -33,10 +38,15 @@ def sparse_scenes() -> list[WindowScene]:
     return [render_window_scene(config, np.random.default_rng(8000 + seed)) for seed in range(SCENES)]
 
 
+@pytest.fixture(scope="session")
+def cell_reader() -> CellReader:
+    return CellReader()
+
+
 def true_lattice(window: RenderedWindow) -> WindowLattice:
     """The lattice the renderer's label gives, for testing later stages apart from the lattice fit."""
     grid = np.array([[0, 0], [GRID_WIDTH, 0], [GRID_WIDTH, GRID_HEIGHT], [0, GRID_HEIGHT]], np.float32)
-    return WindowLattice(cv2.getPerspectiveTransform(grid, window.corners).astype(np.float64), 1.0, 20)
+    return WindowLattice(cv2.getPerspectiveTransform(grid, window.corners).astype(np.float64), 1.0, 1.0)
 
 
 def pitch_px(window: RenderedWindow) -> float:

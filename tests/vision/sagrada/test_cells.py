@@ -2,46 +2,73 @@
 
 from __future__ import annotations
 
-from engine.sagrada.window import ALL_CELLS, Color, official_patterns
-from vision.sagrada.cells import PrintedSpace, flatten, look_at_spaces, nearest_printed_color, read_print
+import numpy as np
+import pytest
+
+from engine.sagrada.window import ALL_CELLS, Color, Die, official_patterns
+from vision.sagrada.cells import (
+    CELL_CLASSES,
+    CROP_PX,
+    CellReader,
+    PrintedSpace,
+    SpaceReading,
+    cell_crops,
+    class_index,
+    flatten,
+)
 from vision.synth.sagrada import WindowScene
 
-from .conftest import true_lattice
+from .conftest import needs_cell_model, true_lattice
 
 
-def test_dice_and_empty_spaces_are_told_apart(scenes: list[WindowScene]) -> None:
-    wrong = total = windows_right = 0
+def test_classes_cover_every_print_and_die_once() -> None:
+    assert len(CELL_CLASSES) == len(set(CELL_CLASSES)) == 12 + 30
+    assert class_index(Die(Color.PURPLE, 6)) == len(CELL_CLASSES) - 1
+    assert class_index(PrintedSpace(None, None)) == 0
+
+
+def test_a_reading_sums_the_prints_into_empty() -> None:
+    probabilities = np.zeros(len(CELL_CLASSES), np.float32)
+    probabilities[class_index(PrintedSpace(Color.RED, None))] = 0.3
+    probabilities[class_index(PrintedSpace(None, 4))] = 0.3
+    probabilities[class_index(Die(Color.RED, 4))] = 0.4
+    space = SpaceReading(ALL_CELLS[0], probabilities)
+    assert space.die is None and space.printed in (PrintedSpace(Color.RED, None), PrintedSpace(None, 4))
+    (first, first_p), (second, second_p), *_ = space.readings()
+    assert (first, second) == ("--", "r4")
+    assert first_p == pytest.approx(0.6) and second_p == pytest.approx(0.4)
+
+
+def test_cuts_are_centred_on_their_spaces(scenes: list[WindowScene]) -> None:
+    window = scenes[0].windows[0]
+    crops = cell_crops(flatten(scenes[0].image, true_lattice(window)))
+    assert crops.shape == (20, CROP_PX, CROP_PX, 3)
+
+
+@needs_cell_model
+def test_spaces_are_read_whole(scenes: list[WindowScene], cell_reader: CellReader) -> None:
+    """Die or empty, and the die's colour and value, on windows holding any number of dice."""
+    wrong = windows_right = 0
     for scene in scenes:
         window = scene.windows[0]
-        looks = look_at_spaces(flatten(scene.image, true_lattice(window)))
-        misses = sum(look.has_die != (window.window[look.cell] is not None) for look in looks)
+        (spaces,) = cell_reader.read(scene.image, [true_lattice(window)])
+        misses = sum(space.die != window.window[space.cell] for space in spaces)
         wrong += misses
-        total += len(looks)
         windows_right += misses == 0
-    assert wrong <= 0.02 * total, f"{wrong} of {total} spaces misjudged"
-    assert windows_right >= 0.7 * len(scenes), f"all 20 spaces right in {windows_right} of {len(scenes)}"
+    total = 20 * len(scenes)
+    assert wrong <= 0.01 * total, f"{wrong} of {total} spaces misread"
+    assert windows_right >= 0.85 * len(scenes), f"all 20 spaces right in {windows_right} of {len(scenes)}"
 
 
-def test_empty_spaces_show_their_print(sparse_scenes: list[WindowScene]) -> None:
+@needs_cell_model
+def test_empty_spaces_show_their_print(sparse_scenes: list[WindowScene], cell_reader: CellReader) -> None:
     right = total = 0
     for scene in sparse_scenes:
         window = scene.windows[0]
         pattern = official_patterns()[window.pattern]
-        flat = flatten(scene.image, true_lattice(window))
-        for look in look_at_spaces(flat):
-            if window.window[look.cell] is not None or look.has_die:
-                continue
-            printed = pattern.restriction(look.cell)
-            total += 1
-            right += read_print(flat, look) == PrintedSpace(printed.color, printed.value)
-    assert right >= 0.88 * total, f"print read right on {right} of {total} empty spaces"
-
-
-def test_printed_hues_map_to_their_colours() -> None:
-    assert nearest_printed_color(178.0) is Color.RED
-    assert nearest_printed_color(3.0) is Color.RED
-    assert nearest_printed_color(25.0) is Color.YELLOW
-    assert nearest_printed_color(60.0) is Color.GREEN
-    assert nearest_printed_color(110.0) is Color.BLUE
-    assert nearest_printed_color(145.0) is Color.PURPLE
-    assert len(ALL_CELLS) == 20
+        (spaces,) = cell_reader.read(scene.image, [true_lattice(window)])
+        for space in spaces:
+            if window.window[space.cell] is None:
+                total += 1
+                right += space.printed == PrintedSpace.of(pattern.restriction(space.cell))
+    assert right >= 0.97 * total, f"print read right on {right} of {total} empty spaces"

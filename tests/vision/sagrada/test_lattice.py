@@ -19,28 +19,38 @@ def matching(lattices: list[WindowLattice], window: RenderedWindow) -> WindowLat
     return None
 
 
-def test_found_windows_sit_on_the_printed_grid(scenes: list[WindowScene]) -> None:
-    found = placed = 0
+def corner_error(lattice: WindowLattice, window: RenderedWindow) -> tuple[float, float]:
+    """Largest corner error in spaces, as found and with the card turned half round."""
+    pitch = pitch_px(window)
+    as_found = float(np.abs(lattice.corners - window.corners).max()) / pitch
+    turned = float(np.abs(lattice.turned().corners - window.corners).max()) / pitch
+    return as_found, turned
+
+
+def test_windows_are_found_on_their_grid_and_mostly_the_right_way_up(scenes: list[WindowScene]) -> None:
+    placed = upright = 0
     for scene in scenes:
         window = scene.windows[0]
         lattice = matching(find_windows(scene.image), window)
         if lattice is None:
             continue
-        found += 1
-        # Corners within a fifth of a space, in the labelled order (r1c1 first): position and turn.
-        if np.abs(lattice.corners - window.corners).max() < 0.2 * pitch_px(window):
-            placed += 1
-    assert found >= 0.6 * len(scenes), f"found {found} of {len(scenes)} windows"
-    assert placed >= 0.85 * found, f"{placed} of {found} found windows fitted to within 0.2 space"
+        as_found, turned = corner_error(lattice, window)
+        placed += min(as_found, turned) < 0.2
+        upright += as_found < 0.2
+    assert placed >= 0.85 * len(scenes), f"{placed} of {len(scenes)} windows fitted to within 0.2 space"
+    assert upright >= 0.8 * len(scenes), f"{upright} of {len(scenes)} windows the right way up by the frame"
 
 
-def test_sparse_windows_are_nearly_always_found(sparse_scenes: list[WindowScene]) -> None:
-    found = sum(matching(find_windows(s.image), s.windows[0]) is not None for s in sparse_scenes)
-    assert found >= 0.75 * len(sparse_scenes), f"found {found} of {len(sparse_scenes)}"
+def test_windows_with_few_dice_are_found_on_their_grid(sparse_scenes: list[WindowScene]) -> None:
+    placed = 0
+    for scene in sparse_scenes:
+        lattice = matching(find_windows(scene.image), scene.windows[0])
+        placed += lattice is not None and min(corner_error(lattice, scene.windows[0])) < 0.2
+    assert placed >= 0.92 * len(sparse_scenes), f"{placed} of {len(sparse_scenes)} fitted within 0.2 space"
 
 
 def test_half_turn_swaps_the_corners_and_back() -> None:
-    lattice = WindowLattice(np.array([[10.0, 1, 50], [-1, 10, 80], [0, 0, 1]]), 0.3, 12)
+    lattice = WindowLattice(np.array([[10.0, 1, 50], [-1, 10, 80], [0, 0, 1]]), 0.3, 0.7)
     turned = lattice.turned()
     assert np.allclose(turned.corners, np.roll(lattice.corners, 2, axis=0))
     assert turned.orientation_margin == pytest.approx(-0.3)

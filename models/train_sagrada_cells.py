@@ -1,0 +1,227 @@
+"""Train the Sagrada space classifier on rendered windows and export it to models/sagrada_cells.onnx.
+
+    python -m models.train_sagrada_cells [--scenes N] [--epochs N]
+
+Windows are rendered (`vision.synth.sagrada`, seeded), warped flat through their labelled lattice shaken
+by a few hundredths of a space (as the run-time fit leaves it), and each space is cut out as the reader
+does (`vision.sagrada.cells`). Some windows hold real dice cut from the training photos of
+tests/data/dice_real (never the fixed validation split, which the tests keep for themselves). Prints the
+accuracy per space and the share of windows read whole on held-out rendered windows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+import torch
+from torch import nn
+
+from engine.sagrada.window import ALL_CELLS, official_patterns
+from vision.evaluation import read_split
+from vision.sagrada.cells import (
+    CELL_CLASSES,
+    CELL_MODEL,
+    CROP_PX,
+    PrintedSpace,
+    cell_crops,
+    class_index,
+    flatten,
+    network_input,
+)
+from vision.sagrada.lattice import GRID_HEIGHT, GRID_WIDTH, WindowLattice
+from vision.synth.sagrada import (
+    RealDieCrop,
+    RenderedWindow,
+    SagradaConfig,
+    WindowScene,
+    load_real_dice,
+    paste_real_dice,
+    render_window_scene,
+)
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+REAL_DICE = REPOSITORY / "tests" / "data" / "dice_real"
+VALIDATION_SPLIT = Path(__file__).resolve().parent / "validation_split.txt"
+SEED = 5
+_SHAKE = 0.04
+"""Standard deviation of the corner shake, in spaces."""
+_REAL_SHARE = 0.2
+"""Share of the training windows holding real dice."""
+
+Crops = npt.NDArray[np.uint8]
+Labels = npt.NDArray[np.int64]
+
+
+def conv_bn_relu(channels_in: int, channels_out: int, stride: int = 1) -> nn.Sequential:
+    return nn.Sequential(
+        nn.Conv2d(channels_in, channels_out, 3, stride, 1, bias=False),
+        nn.BatchNorm2d(channels_out),
+        nn.ReLU(inplace=True),
+    )
+
+
+class CellNet(nn.Module):
+    """A plain small CNN on a 40x40 cut of one space; logits over `CELL_CLASSES`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.features = nn.Sequential(
+            conv_bn_relu(3, 24, stride=2),
+            conv_bn_relu(24, 32),
+            conv_bn_relu(32, 48, stride=2),
+            conv_bn_relu(48, 48),
+            conv_bn_relu(48, 64, stride=2),
+            conv_bn_relu(64, 64),
+            nn.AdaptiveAvgPool2d(1),
+            nn.Flatten(),
+            nn.Dropout(0.1),
+            nn.Linear(64, len(CELL_CLASSES)),
+        )
+
+    def forward(self, pixels: torch.Tensor) -> torch.Tensor:
+        return self.features(pixels / 127.5 - 1.0)  # type: ignore[no-any-return]
+
+
+def training_config(rng: np.random.Generator) -> SagradaConfig:
+    """Window photos of the sizes the reader meets: 1280x720 frames and reduced phone photos."""
+    width, height = (960, 540) if rng.random() < 0.5 else (1000, 750)
+    base = SagradaConfig(fill=(0.0, 1.0), window_px=(150.0, 420.0))
+    return replace(base, scene=replace(base.scene, width=width, height=height))
+
+
+def shaken_lattice(window: RenderedWindow, rng: np.random.Generator) -> WindowLattice:
+    """The labelled lattice with each corner moved by a little of a space, as a fit leaves it."""
+    grid = np.array([[0, 0], [GRID_WIDTH, 0], [GRID_WIDTH, GRID_HEIGHT], [0, GRID_HEIGHT]], np.float32)
+    pitch = float(np.linalg.norm(window.corners[1] - window.corners[0])) / 5
+    corners = window.corners + rng.normal(0, _SHAKE * pitch, (4, 2)).astype(np.float32)
+    return WindowLattice(cv2.getPerspectiveTransform(grid, corners).astype(np.float64), 1.0, 1.0)
+
+
+def window_samples(scene: WindowScene, rng: np.random.Generator, only_dice: bool) -> tuple[Crops, Labels]:
+    """The 20 cuts of each window in the scene and their classes (only the dice when `only_dice`)."""
+    crops, labels = [], []
+    for window in scene.windows:
+        pattern = official_patterns()[window.pattern]
+        cuts = cell_crops(flatten(scene.image, shaken_lattice(window, rng)))
+        for cell, cut in zip(ALL_CELLS, cuts, strict=True):
+            die = window.window[cell]
+            if only_dice and die is None:
+                continue
+            crops.append(cut)
+            labels.append(class_index(die if die is not None else PrintedSpace.of(pattern.restriction(cell))))
+    return np.array(crops, np.uint8).reshape(-1, CROP_PX, CROP_PX, 3), np.array(labels, np.int64)
+
+
+def training_crops(real_dice: bool) -> list[RealDieCrop]:
+    """Real dice crops from the photos outside the validation split, or those inside it."""
+    held_out = set(read_split(VALIDATION_SPLIT))
+    return [
+        crop for crop in load_real_dice(REAL_DICE) if (crop.source.split("#")[0] in held_out) != real_dice
+    ]
+
+
+def rendered_samples(scenes: int, seed: int, real: Sequence[RealDieCrop]) -> tuple[Crops, Labels]:
+    rng = np.random.default_rng(seed)
+    all_crops, all_labels = [], []
+    for _ in range(scenes):
+        with_real = bool(real) and rng.random() < _REAL_SHARE
+        config = training_config(rng)
+        if with_real:
+            config = replace(config, fill=(0.0, 0.0))
+        scene = render_window_scene(config, rng)
+        if with_real:
+            scene = paste_real_dice(scene, real, rng, fill=rng.uniform(0.3, 0.9))
+        crops, labels = window_samples(scene, rng, only_dice=False)
+        all_crops.append(crops)
+        all_labels.append(labels)
+    return np.concatenate(all_crops), np.concatenate(all_labels)
+
+
+def augment(crops: Crops, rng: np.random.Generator) -> Crops:
+    """Quarter turns (dice lie any way round), light and white-balance changes, a little noise."""
+    turned = np.stack(
+        [np.rot90(crop, int(k)) for crop, k in zip(crops, rng.integers(0, 4, len(crops)), strict=True)]
+    )
+    gains = rng.uniform(0.75, 1.2, (len(crops), 1, 1, 1)) * rng.uniform(0.9, 1.1, (len(crops), 1, 1, 3))
+    noisy = turned * gains + rng.normal(0, 3, turned.shape)
+    return np.clip(noisy, 0, 255).astype(np.uint8)
+
+
+def fit(network: CellNet, crops: Crops, labels: Labels, epochs: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    batch = 128
+    steps = epochs * (len(crops) // batch)
+    optimizer = torch.optim.AdamW(network.parameters(), lr=3e-3, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, 3e-3, total_steps=steps, pct_start=0.15)
+    network.train()
+    started = time.perf_counter()
+    step = 0
+    for epoch in range(epochs):
+        order = rng.permutation(len(crops))
+        total = 0.0
+        for start in range(0, len(order) - batch + 1, batch):
+            chosen = order[start : start + batch]
+            pixels = torch.from_numpy(network_input(augment(crops[chosen], rng)))
+            loss = nn.functional.cross_entropy(network(pixels), torch.from_numpy(labels[chosen]))
+            optimizer.zero_grad()
+            loss.backward()  # type: ignore[no-untyped-call]
+            optimizer.step()
+            schedule.step()
+            total += loss.item()
+            step += 1
+        print(
+            f"epoch {epoch + 1}/{epochs}: loss {total / (len(order) // batch):.4f} "
+            f"({time.perf_counter() - started:.0f} s)",
+            flush=True,
+        )
+    network.eval()
+
+
+def accuracy(network: CellNet, crops: Crops, labels: Labels) -> tuple[float, float]:
+    """Share of spaces read right, and of whole windows (20 spaces in a row) read right."""
+    with torch.no_grad():
+        predicted = network(torch.from_numpy(network_input(crops))).argmax(dim=1).numpy()
+    right = predicted == labels
+    whole = right[: len(right) // 20 * 20].reshape(-1, 20).all(axis=1)
+    return float(right.mean()), float(whole.mean())
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenes", type=int, default=900, help="rendered training windows")
+    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--output", type=Path, default=CELL_MODEL)
+    arguments = parser.parse_args(argv)
+    torch.manual_seed(SEED)
+    torch.set_num_threads(1)
+    cv2.setNumThreads(1)
+    started = time.perf_counter()
+    crops, labels = rendered_samples(arguments.scenes, SEED, training_crops(real_dice=True))
+    held_crops, held_labels = rendered_samples(max(arguments.scenes // 8, 20), SEED + 1, [])
+    print(f"{len(crops)} training spaces rendered ({time.perf_counter() - started:.0f} s)", flush=True)
+    network = CellNet()
+    fit(network, crops, labels, arguments.epochs, SEED + 2)
+    spaces, windows = accuracy(network, held_crops, held_labels)
+    print(f"held-out rendered windows: {spaces:.2%} of spaces, {windows:.2%} of windows read right")
+    torch.onnx.export(
+        network,
+        (torch.zeros(1, 3, CROP_PX, CROP_PX),),
+        str(arguments.output),
+        input_names=["pixels"],
+        output_names=["logits"],
+        dynamic_axes={"pixels": {0: "spaces"}, "logits": {0: "spaces"}},
+        opset_version=17,
+        dynamo=False,
+    )
+    print(f"wrote {arguments.output} ({time.perf_counter() - started:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
