@@ -1,5 +1,5 @@
 """`tablesight serve`: run the web companion on this computer for the phones at the table (and, with
-`--camera N`, watch a camera plugged into it).
+`--camera N`, watch a camera plugged into it; with `--cert` and `--key`, over HTTPS).
 
 Waitress serves it; each phone watching a game holds one thread for its live stream, so the pool is sized
 for a table of phones plus their page loads and uploads.
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import socket
+import threading
 from pathlib import Path
 
 import click
@@ -18,6 +19,7 @@ from waitress.server import BaseWSGIServer, MultiSocketServer, create_server
 
 from companion_app import create_app
 from companion_app.camera import CameraUnavailable, TableCamera, attach, camera_frames
+from companion_app.tls import CertificateError, TLSTerminator, server_context
 
 DEFAULT_THREADS = 32
 LOOKAHEAD = 4  # lets waitress notice a phone that left while its live stream is open
@@ -71,8 +73,30 @@ def terminal_qr(text: str) -> str:
     type=click.IntRange(0),
     help="Also watch this computer's camera N; a game page then aims it at a player's window.",
 )
-def serve(host: str, port: int, database: Path | None, threads: int, camera: int | None) -> None:
+@click.option(
+    "--cert",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="PEM certificate: serve HTTPS, so phones may open the live camera view (needs --key).",
+)
+@click.option("--key", type=click.Path(dir_okay=False, path_type=Path), help="PEM private key of --cert.")
+def serve(
+    host: str,
+    port: int,
+    database: Path | None,
+    threads: int,
+    camera: int | None,
+    cert: Path | None,
+    key: Path | None,
+) -> None:
     """Serve the companion on the local network and print the address and QR code for phones to open."""
+    if (cert is None) != (key is None):
+        raise click.UsageError("--cert and --key go together: give both, or neither for plain HTTP")
+    context = None
+    if cert is not None and key is not None:
+        try:
+            context = server_context(cert, key)
+        except CertificateError as error:
+            raise click.UsageError(f"--cert/--key: {error}") from None
     overrides = {"DATABASE": str(database.resolve())} if database is not None else None
     app = create_app(overrides)
     table_camera = None
@@ -83,10 +107,19 @@ def serve(host: str, port: int, database: Path | None, threads: int, camera: int
             raise click.UsageError(f"--camera {camera}: {error}") from None
         attach(app, table_camera)
         table_camera.start()
-    server = make_server(app, host, port, threads)
-    bound_port = server.socket.getsockname()[1]
+    if context is None:
+        server = make_server(app, host, port, threads)
+        terminator = None
+        public_port = server.socket.getsockname()[1]
+    else:
+        server = make_server(app, "127.0.0.1", 0, threads)
+        terminator = TLSTerminator(
+            socket.create_server((host, port)), context, ("127.0.0.1", server.socket.getsockname()[1])
+        )
+        threading.Thread(target=terminator.run, name="tls", daemon=True).start()
+        public_port = terminator.port
     shown_host = lan_address() if host in ("0.0.0.0", "") else host
-    url = f"http://{shown_host}:{bound_port}"
+    url = f"{'https' if context else 'http'}://{shown_host}:{public_port}"
     app.config["PUBLIC_URL"] = url
     click.echo(f"TableSight is serving on {url}  (store: {app.config['DATABASE']})")
     click.echo("Open it on a phone on the same network, or scan:")
@@ -100,5 +133,7 @@ def serve(host: str, port: int, database: Path | None, threads: int, camera: int
         click.echo("Stopped.")
     finally:
         server.close()
+        if terminator is not None:
+            terminator.close()
         if table_camera is not None:
             table_camera.stop()

@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion_app.camera import Aim, CameraUnavailable, Frame, StillDetector, TableCamera, attach
-from companion_app.cli import main
+from companion_app.commands.serve import serve
 from tests.app.conftest import CSRF, start_game
 
 STEP_S = 0.1  # the fake camera's frame interval
@@ -139,6 +139,6 @@ def test_aiming_at_no_player_or_without_csrf_is_refused(
 
 
 def test_serve_refuses_a_camera_it_cannot_open() -> None:
-    result = CliRunner().invoke(main, ["serve", "--port", "0", "--camera", "97"])
+    result = CliRunner().invoke(serve, ["--port", "0", "--camera", "97"])
     assert result.exit_code == 2
     assert "--camera 97: camera 97 could not be opened" in result.output
