@@ -144,7 +144,7 @@ def read_mat_photo(recognizer: PixelRecognizer, pixels: BGRImage, paper: Paper =
     location = locate_mat(pixels)
     height, width = pixels.shape[:2]
     outline = location.outline
-    margin = 0.03 * float(np.ptp(outline[:, 0]))
+    margin = 0.06 * float(np.ptp(outline[:, 0]))  # a die on the far edge leans past the sheet by its height
     x0, y0 = (max(0, int(v - margin)) for v in outline.min(axis=0))
     x1 = min(width, int(outline[:, 0].max() + margin) + 1)
     y1 = min(height, int(outline[:, 1].max() + margin) + 1)
