@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from companion_app.cli import main
 from companion_app.commands import runbuster_photo
+from tests.vision.runbuster.conftest import crop_offset
 from vision.observation import DetectedDie, DiceObservation
 from vision.read import READER_MODEL
 from vision.synth.mat import MatScene, MatSceneConfig, render_mat_scene
@@ -35,8 +36,7 @@ class ExactRecognizer:
     dice: tuple[DetectedDie, ...] = ()
 
     def recognize_pixels(self, pixels: np.ndarray) -> DiceObservation:
-        match = cv2.matchTemplate(self.photo, pixels[:40, :40], cv2.TM_SQDIFF)
-        x0, y0 = cv2.minMaxLoc(match)[2]
+        x0, y0 = crop_offset(self.photo, pixels)
         shifted = tuple(
             replace(
                 die,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -24,3 +25,11 @@ def as_detected(label: MatDie) -> DetectedDie:
     box = label.die.box
     centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
     return DetectedDie(centre, box, label.die.value, label.die.color, 1.0, 1.0, 1.0)
+
+
+def crop_offset(photo: np.ndarray, part: np.ndarray) -> tuple[int, int]:
+    """Where `part`, cut from `photo`, lies in it: found by matching the part's (busy) middle."""
+    height, width = part.shape[:2]
+    middle = part[height // 2 - 48 : height // 2 + 48, width // 2 - 48 : width // 2 + 48]
+    x, y = cv2.minMaxLoc(cv2.matchTemplate(photo, middle, cv2.TM_SQDIFF))[2]
+    return x - (width // 2 - 48), y - (height // 2 - 48)

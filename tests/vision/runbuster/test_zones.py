@@ -7,7 +7,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from tests.vision.runbuster.conftest import as_detected
+from tests.vision.runbuster.conftest import as_detected, crop_offset
 from vision.observation import DetectedDie, DiceObservation
 from vision.runbuster.locate import MatLocation, locate_mat
 from vision.runbuster.mat import MARKERS, ZONE_KEYS, Paper
@@ -89,8 +89,7 @@ class _CropCheckingRecognizer:
 
     def recognize_pixels(self, pixels: np.ndarray) -> DiceObservation:
         self.shown = pixels.shape[:2]
-        match = cv2.matchTemplate(self.scene.image, pixels[:40, :40], cv2.TM_SQDIFF)
-        x0, y0 = cv2.minMaxLoc(match)[2]
+        x0, y0 = crop_offset(self.scene.image, pixels)
         dice = []
         for label in self.scene.dice:
             die = as_detected(label)
