@@ -17,8 +17,8 @@ from werkzeug.datastructures import MultiDict
 from companion_app.history import Capture, Player
 from engine.core import EngineError, IllegalMove, Violation
 from engine.sagrada.objectives import PUBLIC_OBJECTIVES, PrivateObjective, public_objectives
-from engine.sagrada.rules import PRESETS, Rules, TieBreak, rules_named
-from engine.sagrada.scoring import ScoreBreakdown, score_window
+from engine.sagrada.rules import PRESETS, Rules, rules_named
+from engine.sagrada.scoring import ScoreBreakdown, ranking_key, score_window
 from engine.sagrada.tools import TOOL_SETS, Tool
 from engine.sagrada.window import (
     ALL_CELLS,
@@ -373,11 +373,9 @@ def standings(setup: dict[str, Any], views: Sequence[PlayerWindow]) -> list[Stan
         return (view.player.seat - 1 - final_round_start) % len(views)
 
     def key(view: PlayerWindow) -> tuple[int, ...]:
-        score = view.score
-        main = (score.total, score.private_points, score.favor_tokens) if score is not None else (0, 0, 0)
-        if rules.tie_break is TieBreak.REVERSE_FINAL_ORDER:
-            return (*main, later_in_final_round(view))
-        return main
+        if view.score is None:
+            return (0, 0, 0)  # nothing read yet: below every scored player
+        return ranking_key(view.score, later_in_final_round(view), rules)
 
     ranked = sorted(views, key=key, reverse=True)
     lines: list[Standing] = []

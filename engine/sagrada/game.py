@@ -37,8 +37,8 @@ from engine.sagrada.moves import (
     parse_move,
 )
 from engine.sagrada.objectives import PUBLIC_OBJECTIVES, public_objective
-from engine.sagrada.rules import OFFICIAL, Rules, TieBreak, UnplaceableDie, rules_named
-from engine.sagrada.scoring import ScoreBreakdown, score_window
+from engine.sagrada.rules import OFFICIAL, Rules, UnplaceableDie, rules_named
+from engine.sagrada.scoring import ScoreBreakdown, ranking_key, score_window
 from engine.sagrada.tools import TOOL_SETS, Tool, tool_cost
 from engine.sagrada.window import (
     NO_WAIVERS,
@@ -840,10 +840,7 @@ class SagradaGame:
         first_pass = final_order[: len(state.players)]
 
         def key(i: int) -> tuple[int, ...]:
-            base = (totals[i], score.players[i].private_points, self._final_tokens(state, i))
-            if self.rules.tie_break is TieBreak.REVERSE_FINAL_ORDER:
-                return (*base, first_pass.index(i))
-            return base
+            return ranking_key(score.players[i], first_pass.index(i), self.rules)
 
         ranking = tuple(sorted(range(len(state.players)), key=key, reverse=True))
         best = key(ranking[0])

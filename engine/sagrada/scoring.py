@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from engine.core import JSON, InvalidData, Violation
 from engine.sagrada.audit import NONE_WAIVED, Waivers, audit_window
 from engine.sagrada.objectives import ObjectiveScore, PrivateObjective, PublicObjective
-from engine.sagrada.rules import OFFICIAL, Rules
+from engine.sagrada.rules import OFFICIAL, Rules, TieBreak
 from engine.sagrada.window import ALL_CELLS, COLS, ROWS, Cell, Color, Pattern, Window
 
 
@@ -111,3 +111,16 @@ def score_window(
         violations=audit.violations,
         illegal_dice=tuple(sorted(illegal)),
     )
+
+
+def ranking_key(breakdown: ScoreBreakdown, final_round_position: int, rules: Rules) -> tuple[int, ...]:
+    """Sort key of a player at the end, higher is better: total, then private objective points, then favor
+    tokens left, then (official rules) the later seat in the final round's order; under the text's rules
+    players still equal share the place.
+
+    `final_round_position` is the player's place in the final round's first pass (0 = its start player).
+    """
+    key = (breakdown.total, breakdown.private_points, breakdown.favor_tokens)
+    if rules.tie_break is TieBreak.REVERSE_FINAL_ORDER:
+        return (*key, final_round_position)
+    return key

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from engine.core import InvalidData
 from engine.sagrada.objectives import PUBLIC_OBJECTIVES, parse_public_objectives
 from engine.sagrada.rules import OFFICIAL, TEXT, Rules
-from engine.sagrada.scoring import score_window
+from engine.sagrada.scoring import ranking_key, score_window
 from engine.sagrada.window import (
     ALL_CELLS,
     BLANK_PATTERN,
@@ -180,3 +180,21 @@ def test_a_legal_placement_always_raises_the_score(
     if cells:
         after = w.with_die(data.draw(st.sampled_from(cells)), die)
         assert every_card(after, pattern, color) > every_card(w, pattern, color)
+
+
+def test_ties_go_to_private_points_then_tokens_then_the_later_seat_or_a_shared_place() -> None:
+    # Windows on a blank pattern with no public objectives, so each tie-breaker is seen on its own.
+    six = Window.parse("r6 -- -- -- --/-- -- -- -- --/-- -- -- -- --/-- -- -- -- --")
+
+    def key(window: Window, private: Color, tokens: int, seat: int, rules: Rules) -> tuple[int, ...]:
+        breakdown = score_window(window, BLANK_PATTERN, objectives=(), private=private, favor_tokens=tokens)
+        return ranking_key(breakdown, seat, rules)
+
+    # equal totals (-19 + 6 + 0 = -13 and -19 + 0 + 6 = -13): the private objective decides
+    assert key(six, Color.RED, 0, 0, OFFICIAL) > key(six, Color.BLUE, 6, 1, OFFICIAL)
+    # equal totals (6 + 2 - 19 = -11 and 6 + 1 - 18 = -11) and private points: the favor tokens left decide
+    six_one = Window.parse("r6 y1 -- -- --/-- -- -- -- --/-- -- -- -- --/-- -- -- -- --")
+    assert key(six, Color.RED, 2, 0, OFFICIAL) > key(six_one, Color.RED, 1, 1, OFFICIAL)
+    # all equal: the official rules favour the later seat of the final round, the text's share the place
+    assert key(six, Color.RED, 0, 1, OFFICIAL) > key(six, Color.RED, 0, 0, OFFICIAL)
+    assert key(six, Color.RED, 0, 1, TEXT) == key(six, Color.RED, 0, 0, TEXT)
