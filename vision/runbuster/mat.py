@@ -108,7 +108,8 @@ class Zone:
         return float(np.hypot(dx, dy))
 
 
-_ZONE_LEFT, _ZONE_RIGHT = 56.0, 364.0
+_ZONE_LEFT, _ZONE_RIGHT = 84.0, 336.0
+_LABEL_WIDTH = 26.0
 
 MARKERS: tuple[Marker, ...] = (
     Marker(0, 10.0, 10.0),
@@ -126,6 +127,39 @@ ZONES: tuple[Zone, ...] = (
     Zone(Side.BLUE, Area.ROLL, _ZONE_LEFT, 72.0, _ZONE_RIGHT, 140.0),
 )
 ZONE_KEYS: tuple[str, ...] = tuple(zone.key for zone in ZONES)
+
+
+@dataclass(frozen=True)
+class PrintedArea:
+    """A rectangle of lettering outside every zone (a zone's name, the title, the scale bar), in mat units.
+
+    Letters can look like pips to a dice detector, so nothing found on them counts as a die; keeping them
+    out of the zones means no die in play ever stands on them.
+    """
+
+    left: float
+    top: float
+    right: float
+    bottom: float
+
+    def contains(self, x: float, y: float) -> bool:
+        return self.left <= x <= self.right and self.top <= y <= self.bottom
+
+
+def zone_label_area(zone: Zone) -> PrintedArea:
+    """Where a zone's name is printed: beside the zone's end at the player's left (Blue sits opposite)."""
+    if zone.side is Side.RED:
+        return PrintedArea(zone.left - 6.0 - _LABEL_WIDTH, zone.top, zone.left - 6.0, zone.bottom)
+    return PrintedArea(zone.right + 6.0, zone.top, zone.right + 6.0 + _LABEL_WIDTH, zone.bottom)
+
+
+TITLE_AREA = PrintedArea(_ZONE_LEFT, 142.0, _ZONE_LEFT + 90.0, 155.0)
+SCALE_BAR_AREA = PrintedArea(_ZONE_RIGHT - 60.0, 142.0, _ZONE_RIGHT, 155.0)
+PRINTED_AREAS: tuple[PrintedArea, ...] = (
+    *(zone_label_area(z) for z in ZONES),
+    TITLE_AREA,
+    SCALE_BAR_AREA,
+)
 
 
 def zone(side: Side, area: Area) -> Zone:

@@ -18,12 +18,15 @@ from vision.runbuster.mat import (
     MARKERS,
     MAT_HEIGHT,
     MAT_WIDTH,
+    SCALE_BAR_AREA,
+    TITLE_AREA,
     ZONES,
-    Area,
     Paper,
+    PrintedArea,
     Side,
     Zone,
     aruco_dictionary,
+    zone_label_area,
 )
 
 BGRImage = NDArray[np.uint8]
@@ -34,10 +37,6 @@ POINTS_PER_INCH = 72.0
 
 INK = {Side.RED: (43, 49, 200), Side.BLUE: (200, 99, 45)}
 TINT = {Side.RED: (228, 231, 252), Side.BLUE: (252, 236, 226)}
-ZONE_HINT = {
-    Area.HAND: "HAND - your straight stays here",
-    Area.ROLL: "ROLL - roll your cup here",
-}
 
 
 def draw_mat(px_per_unit: float) -> BGRImage:
@@ -57,19 +56,15 @@ def draw_mat(px_per_unit: float) -> BGRImage:
     turned = cast(BGRImage, cv2.rotate(image, cv2.ROTATE_180))
     for zone in ZONES:
         if zone.side is Side.BLUE:
-            flipped = Zone(
-                zone.side,
-                zone.area,
-                MAT_WIDTH - zone.right,
-                MAT_HEIGHT - zone.bottom,
-                MAT_WIDTH - zone.left,
-                MAT_HEIGHT - zone.top,
+            area = zone_label_area(zone)
+            flipped = PrintedArea(
+                MAT_WIDTH - area.right, MAT_HEIGHT - area.bottom, MAT_WIDTH - area.left, MAT_HEIGHT - area.top
             )
-            _label_zone(turned, flipped, px_per_unit)
+            _label_zone(turned, zone, flipped, px_per_unit)
     image = cast(BGRImage, cv2.rotate(turned, cv2.ROTATE_180))
     for zone in ZONES:
         if zone.side is Side.RED:
-            _label_zone(image, zone, px_per_unit)
+            _label_zone(image, zone, zone_label_area(zone), px_per_unit)
     return image
 
 
@@ -85,47 +80,42 @@ def _draw_zone(image: BGRImage, zone: Zone, px_per_unit: float) -> None:
     cv2.rectangle(image, top_left, bottom_right, INK[zone.side], line, cv2.LINE_AA)
 
 
-def _label_zone(image: BGRImage, zone: Zone, px_per_unit: float) -> None:
-    """The zone's name along its edge nearest the player (the bottom edge as drawn)."""
-    text = f"{zone.side.name} {ZONE_HINT[zone.area]}"
-    scale = 4.5 * px_per_unit / 22.0
-    thickness = max(1, round(0.45 * px_per_unit))
-    origin = _point(zone.left + 4.0, zone.bottom - 3.5, px_per_unit)
-    cv2.putText(image, text, origin, cv2.FONT_HERSHEY_DUPLEX, scale, INK[zone.side], thickness, cv2.LINE_AA)
+def _label_zone(image: BGRImage, zone: Zone, area: PrintedArea, px_per_unit: float) -> None:
+    """The zone's owner and use in two lines up the label strip, read from the player's side."""
+    x0, y0 = _point(area.left, area.top, px_per_unit)
+    x1, y1 = _point(area.right, area.bottom, px_per_unit)
+    # Drawn level on the strip turned a quarter clockwise, then turned back: the text runs up the strip.
+    strip = np.ascontiguousarray(cv2.rotate(image[y0:y1, x0:x1], cv2.ROTATE_90_CLOCKWISE))
+    scale = 7.0 * px_per_unit / 22.0
+    thickness = max(1, round(0.8 * px_per_unit))
+    for line, text in enumerate((zone.side.name, zone.area.name)):
+        origin = _point(3.0, 10.0 + line * 11.0, px_per_unit)
+        cv2.putText(
+            strip, text, origin, cv2.FONT_HERSHEY_DUPLEX, scale, INK[zone.side], thickness, cv2.LINE_AA
+        )
+    image[y0:y1, x0:x1] = cv2.rotate(strip, cv2.ROTATE_90_COUNTERCLOCKWISE)
 
 
 def _draw_title(image: BGRImage, px_per_unit: float) -> None:
     """The game's name in the middle band and a bar to check the print scale."""
-    middle = MAT_HEIGHT / 2
-    scale = 7.0 * px_per_unit / 22.0
-    thickness = max(1, round(0.8 * px_per_unit))
-    cv2.putText(
-        image,
-        "RUN BUSTER",
-        _point(60.0, middle + 3.5, px_per_unit),
-        cv2.FONT_HERSHEY_DUPLEX,
-        scale,
-        (40, 40, 40),
-        thickness,
-        cv2.LINE_AA,
+    ink = (40, 40, 40)
+    title = TITLE_AREA
+    origin = _point(title.left + 2.0, title.bottom - 3.0, px_per_unit)
+    scale, thickness = 7.0 * px_per_unit / 22.0, max(1, round(0.8 * px_per_unit))
+    cv2.putText(image, "RUN BUSTER", origin, cv2.FONT_HERSHEY_DUPLEX, scale, ink, thickness, cv2.LINE_AA)
+    bar = SCALE_BAR_AREA
+    middle = (bar.top + bar.bottom) / 2 - 2.0
+    left = bar.left + 4.0
+    top_left, bottom_right = (
+        _point(left, middle - 1.0, px_per_unit),
+        _point(left + SCALE_BAR, middle + 1.0, px_per_unit),
     )
-    bar_left, bar_right = 300.0, 300.0 + SCALE_BAR
-    cv2.rectangle(
-        image,
-        _point(bar_left, middle - 1.0, px_per_unit),
-        _point(bar_right, middle + 1.0, px_per_unit),
-        (40, 40, 40),
-        -1,
-    )
+    cv2.rectangle(image, top_left, bottom_right, ink, -1)
+    label_scale, label_thickness = 3.0 * px_per_unit / 22.0, max(1, round(0.3 * px_per_unit))
+    label_origin = _point(left, bar.bottom - 1.0, px_per_unit)
+    label = f"{SCALE_BAR:.0f} mm on A3"
     cv2.putText(
-        image,
-        f"{SCALE_BAR:.0f} mm on A3",
-        _point(bar_left, middle + 6.5, px_per_unit),
-        cv2.FONT_HERSHEY_SIMPLEX,
-        3.0 * px_per_unit / 22.0,
-        (40, 40, 40),
-        max(1, round(0.3 * px_per_unit)),
-        cv2.LINE_AA,
+        image, label, label_origin, cv2.FONT_HERSHEY_SIMPLEX, label_scale, ink, label_thickness, cv2.LINE_AA
     )
 
 

@@ -3,8 +3,8 @@
 A die is mapped to the mat at the height of its middle (its box centre in the image is the middle of the
 cube, half an edge above the paper), then given to the zone it lies in, or to the nearest zone when it
 overhangs an edge by less than half a die. Dice elsewhere on the sheet are kept as `outside` so the page can
-say so; dice off the sheet (on the table, in a cup), detections on a marker and detections far from a die's
-size at their place (printed letters, a hand) are left out.
+say so; dice off the sheet (on the table, in a cup), detections on a marker or on the lettering, and
+detections far from a die's size at their place (a hand reaching in) are left out.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from vision.runbuster.mat import (
     MARKERS,
     MAT_HEIGHT,
     MAT_WIDTH,
+    PRINTED_AREAS,
     ZONE_KEYS,
     ZONES,
     Paper,
@@ -96,7 +97,7 @@ def assign_dice(location: MatLocation, dice: Sequence[DetectedDie], paper: Paper
     for die, (x, y) in zip(dice, points, strict=True):
         if not (-edge / 2 <= x <= MAT_WIDTH + edge / 2 and -edge / 2 <= y <= MAT_HEIGHT + edge / 2):
             continue
-        if _on_marker(x, y) or not _die_sized(location, die, float(x), float(y), edge):
+        if _on_print(x, y) or not _die_sized(location, die, float(x), float(y), edge):
             continue
         placed.append(PlacedDie(_zone_at(x, y, edge / 2), (float(x), float(y)), die))
     return MatReading(tuple(placed), location.markers, location.reprojection_error)
@@ -125,8 +126,12 @@ def _zone_at(x: float, y: float, tolerance: float) -> str | None:
     return nearest.key if nearest.distance(x, y) <= tolerance else None
 
 
-def _on_marker(x: float, y: float) -> bool:
-    return any(m.left <= x <= m.left + MARKER_SIDE and m.top <= y <= m.top + MARKER_SIDE for m in MARKERS)
+def _on_print(x: float, y: float) -> bool:
+    """Whether (x, y) lies on a marker or on lettering, where a detection is the print, not a die."""
+    on_marker = any(
+        m.left <= x <= m.left + MARKER_SIDE and m.top <= y <= m.top + MARKER_SIDE for m in MARKERS
+    )
+    return on_marker or any(area.contains(x, y) for area in PRINTED_AREAS)
 
 
 class PixelRecognizer(Protocol):

@@ -16,12 +16,14 @@ from vision.runbuster.mat import (
     MARKERS,
     MAT_HEIGHT,
     MAT_WIDTH,
+    PRINTED_AREAS,
     ZONE_KEYS,
     ZONES,
     Area,
     Paper,
     Side,
     zone,
+    zone_label_area,
     zone_named,
 )
 from vision.runbuster.printable import draw_mat, mat_image, pdf_bytes, png_bytes
@@ -46,6 +48,43 @@ def test_zones_lie_apart_by_more_than_a_die_and_clear_of_the_markers() -> None:
             assert max(gap_x, gap_y) >= DIE_EDGE / 2
         for marker in MARKERS:
             assert marker.left + MARKER_SIDE < first.left or marker.left > first.right
+
+
+def test_lettering_lies_outside_every_zone_and_marker() -> None:
+    assert len(PRINTED_AREAS) == 6
+    for area in PRINTED_AREAS:
+        assert 0 < area.left < area.right < MAT_WIDTH and 0 < area.top < area.bottom < MAT_HEIGHT
+        for other in ZONES:
+            assert (
+                area.right < other.left
+                or area.left > other.right
+                or area.bottom < other.top
+                or area.top > other.bottom
+            )
+        for marker in MARKERS:
+            assert (
+                area.right < marker.left
+                or area.left > marker.left + MARKER_SIDE
+                or area.bottom < marker.top
+                or (area.top > marker.top + MARKER_SIDE)
+            )
+    # Each zone's name sits at its owner's left: Red's at the print's left, Blue's (seen upside down) right.
+    assert zone_label_area(zone(Side.RED, Area.ROLL)).right < zone(Side.RED, Area.ROLL).left
+    assert zone_label_area(zone(Side.BLUE, Area.ROLL)).left > zone(Side.BLUE, Area.ROLL).right
+
+
+def test_the_letters_are_printed_in_their_areas_and_nowhere_in_the_zones() -> None:
+    px_per_unit = 3.0
+    image = draw_mat(px_per_unit)
+    for area in PRINTED_AREAS:
+        x0, y0, x1, y1 = (round(v * px_per_unit) for v in (area.left, area.top, area.right, area.bottom))
+        assert image[y0:y1, x0:x1].min() < 120  # ink
+    for z in ZONES:
+        inner = image[
+            round((z.top + 2) * px_per_unit) : round((z.bottom - 2) * px_per_unit),
+            round((z.left + 2) * px_per_unit) : round((z.right - 2) * px_per_unit),
+        ]
+        assert inner.min() > 200  # the tint alone
 
 
 def test_the_hand_zones_are_nearest_their_players() -> None:

@@ -10,7 +10,7 @@ import numpy as np
 from tests.vision.runbuster.conftest import as_detected, crop_offset
 from vision.observation import DetectedDie, DiceObservation
 from vision.runbuster.locate import MatLocation, locate_mat
-from vision.runbuster.mat import MARKERS, ZONE_KEYS, Paper
+from vision.runbuster.mat import MARKERS, PRINTED_AREAS, ZONE_KEYS, Paper
 from vision.runbuster.zones import assign_dice, read_mat, read_mat_photo
 from vision.synth.mat import MatScene
 
@@ -48,14 +48,17 @@ def _die_at(
     )
 
 
-def test_dice_off_the_sheet_on_a_marker_or_not_die_sized_are_left_out(mat_scenes: list[MatScene]) -> None:
+def test_dice_off_the_sheet_on_the_print_or_not_die_sized_are_left_out(mat_scenes: list[MatScene]) -> None:
     location = locate_mat(mat_scenes[1].image)
     marker = MARKERS[0]
     points = [(-60.0, 100.0), (marker.left + 17, marker.top + 17), (210.0, 148.5), (200.0, 260.0)]
     reading = assign_dice(location, [_die_at(location, p) for p in points])
     assert [d.zone for d in reading.dice] == [None, "red.hand"]
     assert reading.to_json()["outside"] == 1
-    for size in (0.4, 3.0):  # a printed letter, a hand reaching in
+    middles = [((a.left + a.right) / 2, (a.top + a.bottom) / 2) for a in PRINTED_AREAS]
+    on_letters = [_die_at(location, middle) for middle in middles]
+    assert assign_dice(location, on_letters).dice == ()
+    for size in (0.4, 3.0):  # too small for a die, a hand reaching in
         assert assign_dice(location, [_die_at(location, (200.0, 260.0), size=size)]).dice == ()
 
 
