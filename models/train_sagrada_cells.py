@@ -29,6 +29,7 @@ from vision.sagrada.cells import (
     CELL_CLASSES,
     CELL_MODEL,
     CROP_PX,
+    DIE_TOP,
     PrintedSpace,
     cell_crops,
     class_index,
@@ -109,7 +110,7 @@ def window_samples(scene: WindowScene, rng: np.random.Generator, only_dice: bool
     crops, labels = [], []
     for window in scene.windows:
         pattern = official_patterns()[window.pattern]
-        cuts = cell_crops(flatten(scene.image, shaken_lattice(window, rng)))
+        cuts = cell_crops(flatten(scene.image, shaken_lattice(window, rng), DIE_TOP))
         for cell, cut in zip(ALL_CELLS, cuts, strict=True):
             die = window.window[cell]
             if only_dice and die is None:
@@ -198,13 +199,25 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--scenes", type=int, default=900, help="rendered training windows")
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--output", type=Path, default=CELL_MODEL)
+    parser.add_argument(
+        "--cache", type=Path, help="keep the rendered spaces in this .npz and reuse them on the next run"
+    )
     arguments = parser.parse_args(argv)
     torch.manual_seed(SEED)
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
     started = time.perf_counter()
-    crops, labels = rendered_samples(arguments.scenes, SEED, training_crops(real_dice=True))
-    held_crops, held_labels = rendered_samples(max(arguments.scenes // 8, 20), SEED + 1, [])
+    cache: Path | None = arguments.cache
+    if cache is not None and cache.is_file():
+        stored = np.load(cache)
+        crops, labels, held_crops, held_labels = (
+            stored[key] for key in ("crops", "labels", "held", "held_labels")
+        )
+    else:
+        crops, labels = rendered_samples(arguments.scenes, SEED, training_crops(real_dice=True))
+        held_crops, held_labels = rendered_samples(max(arguments.scenes // 8, 20), SEED + 1, [])
+        if cache is not None:
+            np.savez(cache, crops=crops, labels=labels, held=held_crops, held_labels=held_labels)
     print(f"{len(crops)} training spaces rendered ({time.perf_counter() - started:.0f} s)", flush=True)
     network = CellNet()
     fit(network, crops, labels, arguments.epochs, SEED + 2)

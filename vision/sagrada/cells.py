@@ -1,11 +1,12 @@
 """Read each space of a found window: empty (and what is printed there) or a die (its colour and value).
 
-The window is warped flat (the card seen from straight above, `PX_PER_UNIT` pixels per die edge) and each
-space is cut out with a margin, since a die leans past its space towards the side away from the camera. A
-small network trained on rendered windows (`models/train_sagrada_cells.py`) sorts each cut into one of
-`CELL_CLASSES`: the 12 prints an empty space can show (plain, five colours, six values) and the 30 dice.
-One network for both questions means a printed value space is weighed against every die it could be
-mistaken for, and its probability row gives the confidence and the alternatives to offer the player.
+The window is warped flat in the plane of the dice's top faces (seen from straight above, `PX_PER_UNIT`
+pixels per die edge), so a die seen at a slant is cut out around its face, and each space is cut out with
+a margin for a die standing off-centre. A small network trained on rendered windows
+(`models/train_sagrada_cells.py`) sorts each cut into one of `CELL_CLASSES`: the 12 prints an empty space
+can show (plain, five colours, six values) and the 30 dice. One network for both questions means a printed
+value space is weighed against every die it could be mistaken for, and its probability row gives the
+confidence and the alternatives to offer the player.
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ CELL_MODEL = MODELS_FOLDER / "sagrada_cells.onnx"
 PX_PER_UNIT = 24
 CROP_PX = 40
 """Side of the cut around each space: the space (27 px) and most of a die leaning out of it."""
+DIE_TOP = 0.94
+"""Height of a die's top face above the card, in die edges: the spaces are cut out in that plane, so a
+die seen at a slant is cut around its face, not around its foot and a neighbour's face."""
 _BORDER = 1.0
 """Die edges of card and table kept around the grid in the flat view, so edge spaces cut out whole."""
 
@@ -45,11 +49,6 @@ class PrintedSpace:
     @classmethod
     def of(cls, restriction: Restriction) -> PrintedSpace:
         return cls(restriction.color, restriction.value)
-
-    def __str__(self) -> str:
-        if self.color is not None:
-            return f"empty {self.color.label} space"
-        return "empty plain space" if self.value is None else f"empty {self.value} space"
 
 
 CellClass = PrintedSpace | Die
@@ -92,6 +91,13 @@ class SpaceReading:
             return None
         return cast(PrintedSpace, CELL_CLASSES[_most_likely(self.probabilities, ~_DIE_CLASSES)])
 
+    def print_belief(self) -> dict[PrintedSpace, float]:
+        """How likely each print is, were the space empty."""
+        prints = self.probabilities[~_DIE_CLASSES]
+        total = max(float(prints.sum()), 1e-12)
+        kinds = (kind for kind in CELL_CLASSES if isinstance(kind, PrintedSpace))
+        return {kind: float(p) / total for kind, p in zip(kinds, prints, strict=True)}
+
     def readings(self) -> list[tuple[str, float]]:
         """What the space may hold in window notation (`--` for empty, every print together), with its
         probability, most likely first."""
@@ -107,13 +113,17 @@ def _most_likely(probabilities: FloatArray, among: npt.NDArray[np.bool_]) -> int
     return int(np.flatnonzero(among)[probabilities[among].argmax()])
 
 
-def flatten(image: BGRImage, lattice: WindowLattice) -> BGRImage:
-    """The grid of spaces, with `_BORDER` around it, warped to a top-down view at `PX_PER_UNIT`."""
+def flatten(image: BGRImage, lattice: WindowLattice, height: float = 0.0) -> BGRImage:
+    """The plane `height` die edges above the card (0: the print; `DIE_TOP`: the dice's top faces), over
+    the grid and `_BORDER` around it, warped to a top-down view at `PX_PER_UNIT`."""
     size = (round((GRID_WIDTH + 2 * _BORDER) * PX_PER_UNIT), round((GRID_HEIGHT + 2 * _BORDER) * PX_PER_UNIT))
     grid_to_flat = np.array(
         [[PX_PER_UNIT, 0, _BORDER * PX_PER_UNIT], [0, PX_PER_UNIT, _BORDER * PX_PER_UNIT], [0, 0, 1.0]]
     )
-    image_to_flat = grid_to_flat @ np.linalg.inv(lattice.grid_to_image)
+    plane_to_image = (
+        lattice.raised(height, image.shape[1], image.shape[0]) if height else lattice.grid_to_image
+    )
+    image_to_flat = grid_to_flat @ np.linalg.inv(plane_to_image)
     flat = cv2.warpPerspective(
         image, image_to_flat, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
     )
@@ -155,9 +165,12 @@ class CellReader:
     def read(self, image: BGRImage, lattices: Sequence[WindowLattice]) -> list[tuple[SpaceReading, ...]]:
         if not lattices:
             return []
-        crops = np.concatenate([cell_crops(flatten(image, lattice)) for lattice in lattices])
-        (logits,) = self._session.run(None, {self._input_name: network_input(crops)})
-        rows = softmax(np.asarray(logits, np.float32)).reshape(len(lattices), len(ALL_CELLS), -1)
+        crops = np.concatenate([cell_crops(flatten(image, lattice, DIE_TOP)) for lattice in lattices])
+        # A die reads the same a quarter turn round: the four turns' probabilities are averaged.
+        turns = np.concatenate([np.rot90(crops, turn, axes=(1, 2)) for turn in range(4)])
+        (logits,) = self._session.run(None, {self._input_name: network_input(turns)})
+        probabilities = softmax(np.asarray(logits, np.float32)).reshape(4, len(crops), -1).mean(axis=0)
+        rows = probabilities.reshape(len(lattices), len(ALL_CELLS), -1)
         return [
             tuple(SpaceReading(cell, row) for cell, row in zip(ALL_CELLS, window, strict=True))
             for window in rows

@@ -63,6 +63,39 @@ class WindowLattice:
         square = np.array([[x0, y0], [x0 + SPACE, y0], [x0 + SPACE, y0 + SPACE], [x0, y0 + SPACE]])
         return project(self.grid_to_image, square)
 
+    def raised(self, height: float, image_width: int, image_height: int) -> FloatArray:
+        """The homography of the plane `height` die edges above the card (where the dice's top faces are).
+
+        The camera is recovered from the card's homography, taking the principal point at the image's
+        centre and square pixels: the focal length is what makes the card's axes perpendicular and of one
+        length; a view too straight on to tell it (where parallax matters little) takes a phone's.
+        """
+        centre = np.array([image_width / 2, image_height / 2])
+        to_centre = np.array([[1.0, 0, -centre[0]], [0, 1.0, -centre[1]], [0, 0, 1.0]])
+        h = to_centre @ self.grid_to_image
+        h1, h2 = h[:, 0], h[:, 1]
+        estimates = []
+        if abs(h1[2] * h2[2]) > 1e-12:
+            estimates.append(-(h1[0] * h2[0] + h1[1] * h2[1]) / (h1[2] * h2[2]))
+        if abs(h1[2] ** 2 - h2[2] ** 2) > 1e-12:
+            estimates.append(-(h1[0] ** 2 + h1[1] ** 2 - h2[0] ** 2 - h2[1] ** 2) / (h1[2] ** 2 - h2[2] ** 2))
+        # Each estimate is of the focal length squared; a small error in the fit can swing one of them
+        # far, so they are averaged in log and kept within what cameras have.
+        long_side = max(image_width, image_height)
+        usable = [math.log(e) / 2 for e in estimates if e > 0]
+        focal = math.exp(float(np.mean(usable))) if usable else 0.9 * long_side
+        focal = float(np.clip(focal, 0.5 * long_side, 2.5 * long_side))
+        intrinsics = np.diag([focal, focal, 1.0])
+        axes = np.linalg.inv(intrinsics) @ h
+        scale = (np.linalg.norm(axes[:, 0]) + np.linalg.norm(axes[:, 1])) / 2
+        up = np.cross(axes[:, 0], axes[:, 1])
+        up *= scale / np.linalg.norm(up)
+        if up[2] > 0:  # up from the card is towards the camera: depth shrinks
+            up = -up
+        raised = h.copy()
+        raised[:, 2] += height * (intrinsics @ up)
+        return cast(FloatArray, np.linalg.inv(to_centre) @ raised)
+
     def turned(self) -> WindowLattice:
         """The same lattice read the other way up (r1c1 and r4c5 swapped)."""
         half_turn = np.array([[-1.0, 0, GRID_WIDTH], [0, -1.0, GRID_HEIGHT], [0, 0, 1.0]])

@@ -1,9 +1,10 @@
 """Tell which of the 24 pattern cards a window is from the print still visible in its empty spaces.
 
-Every empty space's print is read (a colour, a value space with its pips counted, or a plain space) and
-compared with each official pattern, both ways up, under a simple error model: colours are read reliably,
-pip counts less so, and a value space may pass for a plain one. The posterior over (pattern, turn) gives the
-confidence; the frame's evidence about which way up the card lies enters as a prior on the turn.
+Every empty space comes with the space classifier's belief about its print (how likely each of the 12
+prints is) and is compared with each official pattern, both ways up: a pattern is as likely as the prints
+it has where the spaces are empty, with a floor for the classifier's confident mistakes. The posterior over
+(pattern, turn) gives the confidence; the frame's evidence about which way up the card lies enters as a
+prior on the turn.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.sagrada.window import COLS, ROWS, Cell, Pattern, Restriction, official_patterns
+from engine.sagrada.window import COLS, ROWS, Cell, Pattern, official_patterns
 from vision.sagrada.cells import PrintedSpace
 
 MIN_VISIBLE = 4
@@ -41,31 +42,22 @@ def half_turn(cell: Cell) -> Cell:
     return Cell(ROWS - 1 - cell.row, COLS - 1 - cell.col)
 
 
-def _likelihood(restriction: Restriction, seen: PrintedSpace) -> float:
-    """P(seen print | printed restriction), a rough model of the print reader's errors."""
-    if restriction.color is not None:
-        if seen.color is not None:
-            return 0.9 if seen.color == restriction.color else 0.025
-        return 0.02
-    if restriction.value is not None:
-        if seen.value is not None:
-            return 0.7 if seen.value == restriction.value else 0.05
-        return 0.04 if seen.color is not None else 0.1
-    if seen.color is not None:
-        return 0.02
-    return 0.1 if seen.value is not None else 0.85
+PrintBelief = Mapping[PrintedSpace, float]
+"""How likely each print is on an empty space (the missing ones at 0)."""
+_MISREAD = 0.03
+"""Likelihood kept for a print the classifier all but ruled out."""
 
 
-def _log_likelihood(pattern: Pattern, seen: Mapping[Cell, PrintedSpace], turned: bool) -> float:
+def _log_likelihood(pattern: Pattern, seen: Mapping[Cell, PrintBelief], turned: bool) -> float:
     total = 0.0
-    for cell, space in seen.items():
-        printed = pattern.restriction(half_turn(cell) if turned else cell)
-        total += math.log(_likelihood(printed, space))
+    for cell, belief in seen.items():
+        printed = PrintedSpace.of(pattern.restriction(half_turn(cell) if turned else cell))
+        total += math.log(_MISREAD + (1 - _MISREAD) * belief.get(printed, 0.0))
     return total
 
 
 def identify_pattern(
-    seen: Mapping[Cell, PrintedSpace],
+    seen: Mapping[Cell, PrintBelief],
     orientation_margin: float,
     candidates: Sequence[Pattern] | None = None,
 ) -> PatternMatch:

@@ -165,7 +165,7 @@ class SagradaReader:
         clock.lap("read_spaces")
         placed = []
         for lattice, seen in zip(lattices, spaces, strict=True):
-            prints = {space.cell: space.printed for space in seen if space.printed is not None}
+            prints = {space.cell: space.print_belief() for space in seen if space.die is None}
             match = identify_pattern(prints, lattice.orientation_margin, [pattern] if pattern else None)
             if match.turned:
                 lattice, seen = lattice.turned(), _turned(seen)

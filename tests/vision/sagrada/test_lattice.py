@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
+import numpy.typing as npt
 import pytest
 
-from vision.sagrada.lattice import GRID_WIDTH, WindowLattice, find_windows
+from vision.sagrada.lattice import GRID_WIDTH, WindowLattice, find_windows, project
 from vision.synth.sagrada import RenderedWindow, WindowScene
 
 from .conftest import pitch_px
@@ -62,3 +64,25 @@ def test_a_photo_without_a_window_yields_none() -> None:
     rng = np.random.default_rng(3)
     noise = rng.integers(90, 200, (400, 600, 3), dtype=np.uint8)
     assert find_windows(noise) == []
+
+
+def test_the_plane_of_the_dice_tops_follows_the_camera() -> None:
+    """A camera tilted over the card: the homography raised by a die's height maps grid points where the
+    camera sees the points that high above the card (towards the camera)."""
+    width, height, focal = 1280, 720, 900.0
+    camera = np.array([[focal, 0, width / 2], [0, focal, height / 2], [0, 0, 1.0]])
+    rotation, _ = cv2.Rodrigues(np.array([0.5, -0.3, 0.4]))
+    translation = np.array([-3.0, -2.0, 14.0])
+    grid = np.array([[0, 0], [6, 0], [6, 5], [0, 5], [3, 2.5]], np.float64)
+
+    def seen(lift: float) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        points = np.column_stack((grid, np.full(len(grid), lift))) @ rotation.T + translation
+        return (points @ camera.T)[:, :2] / (points @ camera.T)[:, 2:], points[:, 2]
+
+    on_card, _ = seen(0.0)
+    homography, _ = cv2.findHomography(grid, on_card)
+    lattice = WindowLattice(homography, 0.0, 1.0)
+    towards_camera = min((0.9, -0.9), key=lambda lift: float(seen(lift)[1].mean()))
+    expected, _ = seen(towards_camera)
+    assert np.abs(project(lattice.raised(0.9, width, height), grid) - expected).max() < 0.5
+    assert np.abs(expected - on_card).max() > 20  # the test means something: the lift shows
