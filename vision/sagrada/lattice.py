@@ -389,12 +389,14 @@ def find_windows(image: BGRImage, min_space_px: float = 12.0) -> list[WindowLatt
         small = cast(
             BGRImage, cv2.resize(image, None, fx=1 / shrink, fy=1 / shrink, interpolation=cv2.INTER_AREA)
         )
-    to_image = np.diag([float(shrink), float(shrink), 1.0])
+    # A shrunk pixel's centre lies in the middle of the block of `shrink` pixels it stands for.
+    offset = (shrink - 1) / 2
+    to_image = np.array([[float(shrink), 0, offset], [0, float(shrink), offset], [0, 0, 1.0]])
     brightness = _brightness(image)
     lattices = []
     for _, coarse, outline in _windows_in(_brightness(small), min_space_px * COLS / shrink):
         grid_to_image = _FINE.align(brightness, to_image @ coarse)
-        margin = _name_strip_margin(brightness, grid_to_image, outline * shrink)
+        margin = _name_strip_margin(brightness, grid_to_image, project(to_image, outline))
         if margin < 0:
             grid_to_image, margin = grid_to_image @ _HALF_TURN, -margin
         match = _FINE.match(brightness, grid_to_image)
