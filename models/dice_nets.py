@@ -75,16 +75,16 @@ class DiceReaderNet(nn.Module):
             conv_bn_relu(3, 16),
             conv_bn_relu(16, 24, stride=2),
             conv_bn_relu(24, 24),
-            conv_bn_relu(24, 32, stride=2),
-            conv_bn_relu(32, 32),
-            conv_bn_relu(32, 48, stride=2),
+            conv_bn_relu(24, 48, stride=2),
             conv_bn_relu(48, 48),
+            conv_bn_relu(48, 64, stride=2),
+            conv_bn_relu(64, 64),
             nn.AdaptiveAvgPool2d(1),
             nn.Flatten(),
             nn.Dropout(0.1),
         )
-        self.value_head = nn.Linear(48, values)
-        self.color_head = nn.Linear(48, colors)
+        self.value_head = nn.Linear(64, values)
+        self.color_head = nn.Linear(64, colors)
 
     def forward(self, crops: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         features = self.features(crops / 127.5 - 1.0)

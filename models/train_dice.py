@@ -24,7 +24,7 @@ from torch.nn import functional
 
 from models.dice_nets import DiceDetectorNet, DiceReaderNet
 from vision.detect import DETECTOR_MODEL, DETECTOR_STRIDE, DetectorSettings, DiceDetector
-from vision.evaluation import box_iou, load_labelled_photos, read_split, score_photo, summarise
+from vision.evaluation import box_iou, load_labelled_photos, match_boxes, read_split, score_photo, summarise
 from vision.read import (
     COLOR_CLASSES,
     NOT_A_DIE,
@@ -57,6 +57,8 @@ class TrainingDie:
     color: str
     readable: bool
     """False for dice whose top face is mostly hidden: the detector learns them, the reader does not."""
+    detected_box: Box | None = None
+    """The trained detector's box on this die: the reader trains on the boxes it will be given."""
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,7 @@ class TrainingPlan:
     synthetic_scenes: int = 600
     detector_steps: int = 5000
     detector_batch: int = 8
-    reader_steps: int = 4000
+    reader_steps: int = 6000
     reader_batch: int = 64
     real_share: float = 0.25
     negative_share: float = 0.2
@@ -240,8 +242,8 @@ def reader_sample(scene: TrainingScene, target: Box, rng: np.random.Generator) -
     cast = rng.uniform(0.75, 1.3, size=3).astype(np.float32) * np.float32(rng.uniform(0.75, 1.2))
     gains = white_balance_gains(np.clip(scene.thumbnail * cast, 0, 255).astype(np.uint8))
     crop = crop_die(scene.image, box, (cast * gains).astype(np.float32))
-    if rng.random() < 0.35:
-        low = int(rng.integers(14, READER_INPUT_SIZE))
+    if rng.random() < 0.2:
+        low = int(rng.integers(16, READER_INPUT_SIZE))
         crop = cv2.resize(cv2.resize(crop, (low, low), interpolation=cv2.INTER_AREA), crop.shape[:2][::-1])
     crop = np.ascontiguousarray(np.rot90(crop, int(rng.integers(4))))
     return photometric_jitter_mild(crop, rng)
@@ -256,18 +258,23 @@ def photometric_jitter_mild(crop: Image, rng: np.random.Generator) -> Image:
     return np.clip(result, 0, 255).astype(np.uint8)
 
 
-def mine_negatives(
+def mine_detections(
     scenes: Sequence[TrainingScene], detector_path: Path, rng: np.random.Generator
 ) -> list[TrainingScene]:
-    """Where the trained detector fires on no die (distractor cubes, tokens, patterns), plus two random
-    die-sized background boxes a scene: the reader learns to call these "not a die"."""
+    """Run the trained detector on every scene: its box on each die (the crops the reader will see), and
+    where it fires on no die (distractor cubes, tokens, patterns) plus two random die-sized background
+    boxes a scene, which the reader learns to call "not a die"."""
     detector = DiceDetector(DetectorSettings(min_score=0.15), threads=1, model=detector_path)
     mined = []
     for scene in scenes:
         dice_boxes = [d.box for d in scene.dice]
-        negatives = [
-            c.box for c in detector.find(scene.image) if all(box_iou(c.box, box) < 0.2 for box in dice_boxes)
-        ]
+        found = [c.box for c in detector.find(scene.image)]
+        detected = dict(match_boxes(dice_boxes, found))
+        dice = tuple(
+            dataclasses.replace(die, detected_box=found[detected[index]]) if index in detected else die
+            for index, die in enumerate(scene.dice)
+        )
+        negatives = [box for box in found if all(box_iou(box, other) < 0.2 for other in dice_boxes)]
         sizes = [max(b[2] - b[0], b[3] - b[1]) for b in dice_boxes] or [40.0]
         height, width = scene.image.shape[:2]
         for _ in range(2):
@@ -276,7 +283,7 @@ def mine_negatives(
             box = (x, y, x + size, y + size)
             if all(box_iou(box, other) < 0.1 for other in dice_boxes):
                 negatives.append(box)
-        mined.append(dataclasses.replace(scene, negatives=tuple(negatives)))
+        mined.append(dataclasses.replace(scene, dice=dice, negatives=tuple(negatives)))
     print(f"{sum(len(s.negatives) for s in mined)} negatives in {len(mined)} scenes", flush=True)
     return mined
 
@@ -344,7 +351,8 @@ def reader_batch(
         readable = [d for d in scene.dice if d.readable]
         if readable:
             die = readable[int(rng.integers(len(readable)))]
-            crops.append(reader_sample(scene, die.box, rng))
+            box = die.detected_box if die.detected_box is not None and rng.random() < 0.7 else die.box
+            crops.append(reader_sample(scene, box, rng))
             values.append(die.value - 1)
             colors.append(color_index[die.color])
     batch = torch.from_numpy(np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32))
@@ -410,7 +418,15 @@ def export(
     )
 
 
-def train(plan: TrainingPlan, detector_path: Path, reader_path: Path, validate: bool = True) -> None:
+def train(
+    plan: TrainingPlan,
+    detector_path: Path,
+    reader_path: Path,
+    validate: bool = True,
+    train_detector: bool = True,
+) -> None:
+    """Render the scenes, train and export the detector (unless `train_detector` is false: then the one at
+    `detector_path` is kept), mine its false alarms, train and export the reader, score both."""
     torch.manual_seed(SEED)
     torch.set_num_threads(1)  # on a shared 2-core machine, 2 threads measured 8x slower (spin waits)
     cv2.setNumThreads(1)
@@ -422,21 +438,28 @@ def train(plan: TrainingPlan, detector_path: Path, reader_path: Path, validate: 
         f"{len(real)} real and {len(synthetic)} synthetic scenes ({time.perf_counter() - started:.0f} s)",
         flush=True,
     )
-    detector = DiceDetectorNet()
-    make_batch = functools.partial(detector_batch, synthetic, real, plan)
-    fit("detector", detector, BatchStream(make_batch, plan.detector_steps, SEED + 1), detector_losses, 4e-3)
-    export(
-        detector,
-        torch.zeros(1, 3, 256, 256),
-        detector_path,
-        ["maps"],
-        {"pixels": {0: "batch", 2: "height", 3: "width"}, "maps": {0: "batch", 2: "rows", 3: "cols"}},
-    )
-    synthetic = mine_negatives(synthetic, detector_path, rng)
-    real = mine_negatives(real, detector_path, rng)
+    if train_detector:
+        detector = DiceDetectorNet()
+        make_batch = functools.partial(detector_batch, synthetic, real, plan)
+        fit(
+            "detector",
+            detector,
+            BatchStream(make_batch, plan.detector_steps, SEED + 1),
+            detector_losses,
+            4e-3,
+        )
+        export(
+            detector,
+            torch.zeros(1, 3, 256, 256),
+            detector_path,
+            ["maps"],
+            {"pixels": {0: "batch", 2: "height", 3: "width"}, "maps": {0: "batch", 2: "rows", 3: "cols"}},
+        )
+    synthetic = mine_detections(synthetic, detector_path, rng)
+    real = mine_detections(real, detector_path, rng)
     reader = DiceReaderNet(VALUE_CLASSES, len(COLOR_CLASSES))
     make_batch = functools.partial(reader_batch, synthetic, real, plan)
-    fit("reader", reader, BatchStream(make_batch, plan.reader_steps, SEED + 2), reader_losses, 3e-3)
+    fit("reader", reader, BatchStream(make_batch, plan.reader_steps, SEED + 2), reader_losses, 5e-3)
     export(
         reader,
         torch.zeros(1, 3, READER_INPUT_SIZE, READER_INPUT_SIZE),
@@ -464,13 +487,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--skip-validation", action="store_true", help="do not score the result on the validation split"
     )
+    parser.add_argument(
+        "--reader-only", action="store_true", help="keep the detector at --detector; retrain only the reader"
+    )
     args = parser.parse_args(argv)
     plan = TrainingPlan(
         synthetic_scenes=args.synthetic_scenes,
         detector_steps=args.detector_steps,
         reader_steps=args.reader_steps,
     )
-    train(plan, args.detector, args.reader, validate=not args.skip_validation)
+    train(
+        plan,
+        args.detector,
+        args.reader,
+        validate=not args.skip_validation,
+        train_detector=not args.reader_only,
+    )
 
 
 if __name__ == "__main__":

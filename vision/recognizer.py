@@ -24,8 +24,9 @@ from vision.read import READER_MODEL, DiceReader
 class RecognizerSettings:
     decode: DecodeLimits = field(default_factory=DecodeLimits)
     detector: DetectorSettings = field(default_factory=DetectorSettings)
-    min_die_probability: float = 0.5
-    """A candidate the reader thinks less likely than this to be a die is dropped."""
+    min_confidence: float = 0.3
+    """A candidate is reported when detector score x the reader's probability that it is a die reaches
+    this (chosen on the training photos, never on the validation split)."""
     threads: int = 1
     """Threads for onnxruntime and OpenCV. OpenCV's setting is process-wide: the last recognizer made wins."""
 
@@ -86,7 +87,7 @@ class DiceRecognizer:
                 color_confidence=r.color_confidence,
             )
             for c, r in zip(candidates, readings, strict=True)
-            if r.die_probability >= self.settings.min_die_probability
+            if c.score * r.die_probability >= self.settings.min_confidence
         )
         timings = {"detect": (found - started) * 1000, "read": (read - found) * 1000}
         return DiceObservation(pixels.shape[1], pixels.shape[0], dice, timings)

@@ -1,0 +1,86 @@
+"""Recognition speed and accuracy: `python bench/bench_vision.py` (add --scenes N for a longer round trip).
+
+Prints the median milliseconds of each stage (decode, detect, read, total) for a 640x640 photo with 10 dice,
+a 1280x720 frame with 20 dice and a 4032x3024 phone photo with 20 dice, each as a JPEG file's bytes, on one
+thread and on two (onnxruntime intra-op threads and OpenCV threads); then accuracy on the real photos'
+validation split and on rendered scenes (value and colour per die).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.colors import COLOR_SETS
+from vision.evaluation import load_labelled_photos, read_split, score_photo, summarise, synthetic_round_trip
+from vision.recognizer import DiceRecognizer, RecognizerSettings
+from vision.synth.scene import SceneConfig, render_scene
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+REAL_PHOTOS = REPOSITORY / "tests" / "data" / "dice_real"
+VALIDATION_SPLIT = REPOSITORY / "models" / "validation_split.txt"
+
+LATENCY_CASES = {
+    "640x640, 10 dice": SceneConfig(width=640, height=640, dice_count=(10, 10), die_size_px=(30.0, 60.0)),
+    "1280x720, 20 dice": SceneConfig(width=1280, height=720, dice_count=(20, 20), die_size_px=(30.0, 70.0)),
+    "4032x3024, 20 dice": SceneConfig(
+        width=4032, height=3024, dice_count=(20, 20), die_size_px=(110.0, 200.0)
+    ),
+}
+ROUND_TRIP_CONFIG = SceneConfig(width=400, height=400, dice_count=(1, 8), die_size_px=(20.0, 80.0))
+
+
+def jpeg_bytes(config: SceneConfig, seed: int) -> tuple[bytes, int]:
+    scene = render_scene(config, np.random.default_rng(seed))
+    ok, data = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    assert ok
+    return data.tobytes(), len(scene.dice)
+
+
+def bench_latency(repeats: int) -> None:
+    photos = {name: jpeg_bytes(config, seed) for seed, (name, config) in enumerate(LATENCY_CASES.items())}
+    for threads in (1, 2):
+        recognizer = DiceRecognizer(RecognizerSettings(threads=threads))
+        print(f"\nlatency, {threads} thread{'s' if threads > 1 else ''} (median of {repeats} runs, ms)")
+        print(f"  {'image':<20} {'decode':>7} {'detect':>7} {'read':>7} {'total':>7}  dice found/drawn")
+        for name, (data, drawn) in photos.items():
+            recognizer.recognize(data)
+            runs = [recognizer.recognize(data) for _ in range(repeats)]
+            median = {
+                stage: statistics.median(r.timings_ms[stage] for r in runs) for stage in runs[0].timings_ms
+            }
+            stages = " ".join(f"{median[s]:7.1f}" for s in ("decode", "detect", "read", "total"))
+            print(f"  {name:<20} {stages}  {len(runs[0].dice)}/{drawn}")
+
+
+def bench_accuracy(scenes: int) -> None:
+    recognizer = DiceRecognizer()
+    photos = load_labelled_photos(REAL_PHOTOS, read_split(VALIDATION_SPLIT))
+    real = summarise([score_photo(p.dice, recognizer.recognize(p.path).dice) for p in photos])
+    print(f"\nreal photos, validation split: {real}")
+    synthetic = summarise(
+        synthetic_round_trip(
+            lambda image: recognizer.recognize_pixels(image, COLOR_SETS["all"]).dice,
+            ROUND_TRIP_CONFIG,
+            seed=31337,
+            scenes=scenes,
+        )
+    )
+    print(f"synthetic round trip, {ROUND_TRIP_CONFIG.width}x{ROUND_TRIP_CONFIG.height}: {synthetic}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=15, help="timed runs per image and thread count")
+    parser.add_argument("--scenes", type=int, default=2000, help="rendered scenes in the round trip")
+    args = parser.parse_args()
+    bench_latency(args.repeats)
+    bench_accuracy(args.scenes)
+
+
+if __name__ == "__main__":
+    main()
