@@ -6,50 +6,11 @@ rules' verdict and the advice without reloading; a zone is fixed on the second a
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
-from pathlib import Path
+from playwright.sync_api import Browser, expect
 
-import pytest
-from playwright.sync_api import Browser, ViewportSize, expect, sync_playwright
+from tests.app.browser import PHONE, WAIT_MS, needs_chromium
 
-from companion_app import create_app
-from companion_app.commands.serve import make_server
-
-CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
-PHONE: ViewportSize = {"width": 390, "height": 844}
-WAIT_MS = 5_000
-
-
-@pytest.fixture(scope="module")
-def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("runbuster-e2e")
-    app = create_app(
-        {
-            "SECRET_KEY": "e2e",
-            "DATABASE": str(folder / "store.sqlite"),
-            "PHOTO_FOLDER": str(folder / "photos"),
-            "LIVE_STREAM_SECONDS": 20.0,
-        }
-    )
-    server = make_server(app, "127.0.0.1", 0, threads=16)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.socket.getsockname()[1]}"
-    server.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-        )
-        yield browser
-        browser.close()
+pytestmark = needs_chromium
 
 
 def test_two_phones_follow_a_run_buster_turn(browser: Browser, server_url: str) -> None:
