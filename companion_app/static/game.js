@@ -12,7 +12,22 @@
     const mine = ++refreshes;
     const response = await fetch(root.dataset.panelUrl);
     const html = response.ok ? await response.text() : null;
-    if (html !== null && mine === refreshes) panel.innerHTML = html;  // a later refresh wins
+    if (html !== null && mine === refreshes) {  // a later refresh wins
+      panel.innerHTML = html;
+      restoreHint();
+    }
+  }
+
+  // The hint on show survives a redraw from another phone's capture: it is asked again for the new window.
+  let shownHint = null;
+  function restoreHint() {
+    const form = shownHint && panel.querySelector(`#${shownHint.card} form.hint`);
+    if (!form) return;
+    for (const [name, value] of shownHint.fields) {
+      const field = form.elements.namedItem(name);
+      if (field) field.value = value;
+    }
+    showHint(form);
   }
 
   const events = new EventSource(root.dataset.eventsUrl);
@@ -83,6 +98,7 @@
   async function showHint(form) {
     const card = form.closest(".window-card");
     const result = form.querySelector(".hint-result");
+    shownHint = { card: card.id, fields: [...new FormData(form)] };
     const response = await fetch(`${form.action}?${new URLSearchParams(new FormData(form))}`);
     for (const space of card.querySelectorAll(".space.may-go")) space.classList.remove("may-go");
     if (!response.ok) {
