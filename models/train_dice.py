@@ -80,7 +80,7 @@ class TrainingPlan:
     synthetic_scenes: int = 600
     detector_steps: int = 5000
     detector_batch: int = 8
-    reader_steps: int = 6000
+    reader_steps: int = 12000
     reader_batch: int = 64
     real_share: float = 0.25
     negative_share: float = 0.2
