@@ -11,7 +11,7 @@ import click
 from engine.core import EngineError
 from engine.sagrada.objectives import PUBLIC_OBJECTIVES, PrivateObjective, parse_public_objectives
 from engine.sagrada.rules import rules_named
-from engine.sagrada.scoring import ScoreBreakdown, score_window
+from engine.sagrada.scoring import ScoreBreakdown, ScoringOptions, score_window
 from engine.sagrada.window import BLANK_PATTERN, COLS, ROWS, Cell, Window, find_pattern
 
 T = TypeVar("T")
@@ -23,6 +23,22 @@ def _parse_option(option: str, parse: Callable[[str], T], text: str) -> T:
         return parse(text)
     except EngineError as exc:
         raise click.ClickException(f"{option}: {exc}") from None
+
+
+def scoring_options(
+    objectives_text: str | None, private_text: str | None, tokens: int, rules_name: str
+) -> ScoringOptions:
+    """The --objectives, --private, --tokens and --rules options, checked; shared by `score` and `read`."""
+    objectives = PUBLIC_OBJECTIVES
+    if objectives_text is not None:
+        objectives = _parse_option("--objectives", parse_public_objectives, objectives_text)
+    private = None
+    if private_text is not None:
+        private = _parse_option("--private", PrivateObjective.parse, private_text).color
+    rules = _parse_option("--rules", rules_named, rules_name)
+    if tokens < 0:
+        raise click.ClickException(f"--tokens: unused favor tokens cannot be negative, got {tokens}")
+    return ScoringOptions(objectives=objectives, private=private, favor_tokens=tokens, rules=rules)
 
 
 def format_score(breakdown: ScoreBreakdown) -> str:
@@ -84,17 +100,14 @@ def score(
     pattern = (
         BLANK_PATTERN if pattern_name is None else _parse_option("--pattern", find_pattern, pattern_name)
     )
-    objectives = PUBLIC_OBJECTIVES
-    if objectives_text is not None:
-        objectives = _parse_option("--objectives", parse_public_objectives, objectives_text)
-    private = None
-    if private_text is not None:
-        private = _parse_option("--private", PrivateObjective.parse, private_text).color
-    rules = _parse_option("--rules", rules_named, rules_name)
-    if tokens < 0:
-        raise click.ClickException(f"--tokens: unused favor tokens cannot be negative, got {tokens}")
+    options = scoring_options(objectives_text, private_text, tokens, rules_name)
     breakdown = score_window(
-        window, pattern, objectives=objectives, private=private, favor_tokens=tokens, rules=rules
+        window,
+        pattern,
+        objectives=options.objectives,
+        private=options.private,
+        favor_tokens=options.favor_tokens,
+        rules=options.rules,
     )
     click.echo(json.dumps(breakdown.to_json()) if as_json else format_score(breakdown))
 

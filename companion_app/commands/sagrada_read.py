@@ -9,13 +9,11 @@ from pathlib import Path
 import click
 import cv2
 
-from companion_app.commands.sagrada import _parse_option, format_score
-from engine.sagrada.objectives import PUBLIC_OBJECTIVES, PrivateObjective, parse_public_objectives
-from engine.sagrada.rules import rules_named
+from companion_app.commands.sagrada import _parse_option, format_score, scoring_options
 from engine.sagrada.window import find_pattern
 from vision.decode import decode_image
 from vision.errors import VisionError
-from vision.sagrada.reader import SagradaReader, SagradaReading, ScoringOptions, annotate
+from vision.sagrada.reader import SagradaReader, SagradaReading, annotate
 
 
 def format_reading(reading: SagradaReading) -> str:
@@ -67,16 +65,7 @@ def read(
 ) -> None:
     """Read every Sagrada window in a photo: dice, pattern, score and rule violations."""
     pattern = None if pattern_name is None else _parse_option("--pattern", find_pattern, pattern_name)
-    objectives = PUBLIC_OBJECTIVES
-    if objectives_text is not None:
-        objectives = _parse_option("--objectives", parse_public_objectives, objectives_text)
-    private = None
-    if private_text is not None:
-        private = _parse_option("--private", PrivateObjective.parse, private_text).color
-    rules = _parse_option("--rules", rules_named, rules_name)
-    if tokens < 0:
-        raise click.ClickException(f"--tokens: unused favor tokens cannot be negative, got {tokens}")
-    scoring = ScoringOptions(objectives=objectives, private=private, favor_tokens=tokens, rules=rules)
+    scoring = scoring_options(objectives_text, private_text, tokens, rules_name)
     try:
         # The photo is checked before the model is loaded, so a bad photo is reported as such.
         started = time.perf_counter()

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from engine.core import JSON, InvalidData, Violation
 from engine.sagrada.audit import NONE_WAIVED, Waivers, audit_window
-from engine.sagrada.objectives import ObjectiveScore, PrivateObjective, PublicObjective
+from engine.sagrada.objectives import PUBLIC_OBJECTIVES, ObjectiveScore, PrivateObjective, PublicObjective
 from engine.sagrada.rules import OFFICIAL, Rules, TieBreak
 from engine.sagrada.window import ALL_CELLS, COLS, ROWS, Cell, Color, Pattern, Window
 
@@ -70,6 +70,17 @@ class ScoreBreakdown:
             "illegal_dice": [str(c) for c in self.illegal_dice],
             "violations": [v.to_json() for v in self.violations],
         }
+
+
+@dataclass(frozen=True)
+class ScoringOptions:
+    """How a window is scored besides its dice: the public objectives in play, the private colour, the
+    favor tokens left and the ruleset (the command line and the photo reader both fill one of these)."""
+
+    objectives: Sequence[PublicObjective] = PUBLIC_OBJECTIVES
+    private: Color | None = None
+    favor_tokens: int = 0
+    rules: Rules = OFFICIAL
 
 
 def score_window(

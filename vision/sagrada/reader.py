@@ -9,7 +9,6 @@ readings the space classifier found likely, so the player can confirm it.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,10 +17,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from engine.sagrada.objectives import PUBLIC_OBJECTIVES, PublicObjective
-from engine.sagrada.rules import OFFICIAL, Rules
-from engine.sagrada.scoring import ScoreBreakdown, score_window
-from engine.sagrada.window import BLANK_PATTERN, Cell, Color, Pattern, Window
+from engine.sagrada.scoring import ScoreBreakdown, ScoringOptions, score_window
+from engine.sagrada.window import BLANK_PATTERN, Cell, Pattern, Window
 from vision.decode import BGRImage, DecodedImage, DecodeLimits, decode_image
 from vision.sagrada.cells import CellReader, SpaceReading
 from vision.sagrada.lattice import WindowLattice, find_windows
@@ -31,16 +28,6 @@ UNSURE = 0.9
 """A space whose reading is less likely than this is reported as uncertain."""
 ALTERNATIVE = 0.03
 """Other readings at least this likely are offered as alternatives."""
-
-
-@dataclass(frozen=True)
-class ScoringOptions:
-    """How the windows read are scored: the game's public objectives, a private colour, favor tokens left."""
-
-    objectives: Sequence[PublicObjective] = PUBLIC_OBJECTIVES
-    private: Color | None = None
-    favor_tokens: int = 0
-    rules: Rules = OFFICIAL
 
 
 @dataclass(frozen=True)
