@@ -12,14 +12,12 @@ colour, Cork-backed Straightedge leaves one touching nothing). The state remembe
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
 from functools import cache
-from importlib import resources
 
 from engine.core import JSON, ChanceOutcome, IllegalMove, InvalidData, Outcome, Violation
 from engine.sagrada.audit import illegal_cells, window_violations
@@ -49,6 +47,7 @@ from engine.sagrada.window import (
     PlacementWaivers,
     Window,
     official_patterns,
+    pattern_data,
     placement_error,
 )
 from engine.sagrada.window import legal_placements as window_placements
@@ -195,10 +194,9 @@ def turn_order(players: int, start_player: int) -> tuple[int, ...]:
 @cache
 def window_cards() -> tuple[tuple[Pattern, Pattern], ...]:
     """The 12 double-sided window cards: each pattern with the one printed on its back."""
-    raw = json.loads(resources.files("engine").joinpath("data/sagrada_patterns.json").read_text("utf-8"))
     patterns = official_patterns()
     cards: list[tuple[Pattern, Pattern]] = []
-    for entry in raw["patterns"]:
+    for entry in pattern_data()["patterns"]:
         front, back = patterns[entry["name"]], patterns[entry["other_side"]]
         if not any(back in card for card in cards):
             cards.append((front, back))

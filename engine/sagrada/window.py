@@ -224,10 +224,18 @@ def _check_pattern_fillable(pattern: Pattern) -> None:
 
 
 @cache
+def pattern_data() -> dict[str, Any]:
+    """The bundled pattern file as read: the patterns and which one is printed on the back of which."""
+    data: dict[str, Any] = json.loads(
+        resources.files("engine").joinpath("data/sagrada_patterns.json").read_text("utf-8")
+    )
+    return data
+
+
+@cache
 def official_patterns() -> dict[str, Pattern]:
     """The 24 patterns of the base game, by name, from the bundled data file."""
-    raw = json.loads(resources.files("engine").joinpath("data/sagrada_patterns.json").read_text("utf-8"))
-    patterns = [Pattern.from_json(p) for p in raw["patterns"]]
+    patterns = [Pattern.from_json(p) for p in pattern_data()["patterns"]]
     if len(patterns) != 24:
         raise InvalidData(f"expected 24 official patterns, found {len(patterns)}")
     return {p.name: p for p in patterns}
