@@ -160,6 +160,10 @@ class DieLook:
     pips: bool = True
     rim: float = 0.0
     """White sheen along the rounded edges: the light they reflect towards the camera."""
+    one_pip_scale: float = 1.0
+    """The 1 face's pip radius as a multiple of `pip_radius`: many dice print a big 1."""
+    ringed_one: bool = False
+    """The 1 face's pip drawn as a dot inside a ring, as on some casino-style and marbled dice."""
 
 
 @cache
@@ -178,24 +182,32 @@ def _rounded_square(size: int, radius_percent: int) -> tuple[Image, Image]:
     return coverage, edge
 
 
-def pip_mask(size: int, value: int, radius: float, spread: float) -> Image:
-    """Anti-aliased mask of the pips of `value` on a face texture of `size` pixels."""
+def pip_mask(size: int, value: int, radius: float, spread: float, ringed: bool = False) -> Image:
+    """Anti-aliased mask of the pips of `value` on a face texture of `size` pixels; `ringed` draws each pip
+    as a dot inside a ring."""
     shift = 4
     scale = 1 << shift
     mask = np.zeros((size, size), np.uint8)
     # OpenCV's anti-aliased disc reaches about half a pixel past its radius.
     r = max(round((radius * size - 0.5) * scale), scale // 2)
     for col, row in PIP_LAYOUTS[value]:
-        cx = (0.5 + col * spread) * size - 0.5
-        cy = (0.5 + row * spread) * size - 0.5
-        cv2.circle(mask, (round(cx * scale), round(cy * scale)), r, 255, -1, cv2.LINE_AA, shift)
+        centre = (
+            round(((0.5 + col * spread) * size - 0.5) * scale),
+            round(((0.5 + row * spread) * size - 0.5) * scale),
+        )
+        cv2.circle(mask, centre, r, 255, -1, cv2.LINE_AA, shift)
+        if ringed:
+            cv2.circle(mask, centre, round(r * 0.72), 0, -1, cv2.LINE_AA, shift)
+            cv2.circle(mask, centre, round(r * 0.45), 255, -1, cv2.LINE_AA, shift)
     return mask.astype(np.float32) * (1.0 / 255.0)
 
 
 @lru_cache(maxsize=2048)
-def _pips(size: int, value: int, radius_permille: int, spread_permille: int) -> tuple[Image, Image]:
+def _pips(
+    size: int, value: int, radius_permille: int, spread_permille: int, ringed: bool = False
+) -> tuple[Image, Image]:
     """Pip mask and the body's darkening around each pip (its recess), cached: faces repeat a lot."""
-    mask = pip_mask(size, value, radius_permille / 1000, spread_permille / 1000)
+    mask = pip_mask(size, value, radius_permille / 1000, spread_permille / 1000, ringed)
     ring = np.clip(cv2.GaussianBlur(mask, (0, 0), max(size * 0.012, 0.6)) - mask, 0.0, 1.0)
     return mask, (1.0 - 0.5 * ring).astype(np.float32)
 
@@ -242,7 +254,7 @@ def face_texture(
     pips: Image | None = None
     body_light = light
     if value is not None and look.pips:
-        pips, recess = _pips(size, value, round(look.pip_radius * 1000), round(look.pip_spread * 1000))
+        pips, recess = _face_pips(look, value, size)
         body_light = light * recess
     # Light that does not take the body's colour: the sheen of the rounded edges and a lamp's glare.
     sheen: Image | None = None
@@ -282,9 +294,17 @@ def face_texture(
     return np.asarray(cv2.merge(planes), np.float32)
 
 
+def _face_pips(look: DieLook, value: int, size: int) -> tuple[Image, Image]:
+    """The pips of one face of `look` and their recess (the 1 may be bigger, or ringed)."""
+    if value == 1:
+        radius = look.pip_radius * look.one_pip_scale
+        return _pips(size, 1, round(radius * 1000), round(look.pip_spread * 1000), look.ringed_one)
+    return _pips(size, value, round(look.pip_radius * 1000), round(look.pip_spread * 1000))
+
+
 def ghost_texture(look: DieLook, value: int, size: int, strength: float) -> Image:
     """The pips of a face behind a translucent body, as seen faintly through it."""
-    pips = _pips(size, value, round(look.pip_radius * 1000), round(look.pip_spread * 1000))[0] * strength
+    pips = _face_pips(look, value, size)[0] * strength
     return np.asarray(cv2.merge([pips * np.float32(c) for c in look.pip] + [pips]), np.float32)
 
 

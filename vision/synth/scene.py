@@ -9,7 +9,7 @@ random choice comes from the generator passed in, so a seed reproduces a scene e
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from functools import cache
 
 import cv2
@@ -51,6 +51,8 @@ class SceneConfig:
     """Per die: gold, red or silver pips."""
     marbled_probability: float = 0.0
     """Per die: a marbled body labelled "other" instead of a colour from `colors`."""
+    big_one_probability: float = 0.0
+    """Per die: its 1 is one big pip (1.5-2.5x the others), ringed half the time."""
     cluster_probability: float = 0.35
     """Per die: placed touching an earlier die."""
     mixed_sizes_probability: float = 0.3
@@ -210,6 +212,9 @@ def sample_die_look(color: str, config: SceneConfig, rng: np.random.Generator) -
         marble=marble,
         rim=rng.uniform(0.05, 0.4) if rng.random() < 0.6 else 0.0,
     )
+    # Drawn only when asked for, so that scenes rendered without big 1s keep their random stream.
+    if config.big_one_probability > 0 and rng.random() < config.big_one_probability:
+        look = replace(look, one_pip_scale=0.25 * int(rng.integers(6, 11)), ringed_one=rng.random() < 0.5)
     return look, label
 
 
