@@ -66,25 +66,27 @@ class DiceDetectorNet(nn.Module):
 
 
 class DiceReaderNet(nn.Module):
-    """A plain small CNN on a 32x32 crop; two heads: value logits (faces 1-6 and "not a die") and colour
-    logits."""
+    """A plain CNN on a square crop (40-48 px); two heads: value logits (faces 1-6 and "not a die") and
+    colour logits. The first convolution already halves the resolution: pips stay a few pixels wide on the
+    24x24 map that follows, while the crop can be larger than a full-resolution first layer could afford."""
 
     def __init__(self, values: int, colors: int) -> None:
         super().__init__()
         self.features = nn.Sequential(
-            conv_bn_relu(3, 16),
-            conv_bn_relu(16, 24, stride=2),
-            conv_bn_relu(24, 24),
-            conv_bn_relu(24, 48, stride=2),
+            conv_bn_relu(3, 24, stride=2),
+            conv_bn_relu(24, 32),
+            conv_bn_relu(32, 48, stride=2),
             conv_bn_relu(48, 48),
             conv_bn_relu(48, 64, stride=2),
             conv_bn_relu(64, 64),
+            conv_bn_relu(64, 96, stride=2),
+            conv_bn_relu(96, 96),
             nn.AdaptiveAvgPool2d(1),
             nn.Flatten(),
             nn.Dropout(0.1),
         )
-        self.value_head = nn.Linear(64, values)
-        self.color_head = nn.Linear(64, colors)
+        self.value_head = nn.Linear(96, values)
+        self.color_head = nn.Linear(96, colors)
 
     def forward(self, crops: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         features = self.features(crops / 127.5 - 1.0)

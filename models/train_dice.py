@@ -23,6 +23,7 @@ import torch
 from torch.nn import functional
 
 from models.dice_nets import DiceDetectorNet, DiceReaderNet
+from vision.colors import COLOR_SETS
 from vision.detect import DETECTOR_MODEL, DETECTOR_STRIDE, DetectorSettings, DiceDetector
 from vision.evaluation import box_iou, load_labelled_photos, match_boxes, read_split, score_photo, summarise
 from vision.read import (
@@ -75,13 +76,23 @@ def training_scene(image: Image, dice: tuple[TrainingDie, ...]) -> TrainingScene
     return TrainingScene(image, dice, cv2.resize(image, (64, 64), interpolation=cv2.INTER_AREA))
 
 
+SCENE_KINDS = ("table", "steep table", "run buster mat", "sagrada window")
+"""Kinds of the reader's extra scenes: `varied_training_scene` renders each."""
+
+
 @dataclass(frozen=True)
 class TrainingPlan:
     synthetic_scenes: int = 600
+    """Table scenes both networks train on (the detector on these alone)."""
+    reader_scenes: int = 900
+    """Further scenes for the reader only, of the kinds in `reader_scene_shares`."""
+    reader_scene_shares: tuple[float, ...] = (0.7, 0.12, 0.1, 0.08)
+    """Share of each of SCENE_KINDS among the reader's extra scenes."""
     detector_steps: int = 5000
     detector_batch: int = 8
-    reader_steps: int = 12000
+    reader_steps: int = 8000
     reader_batch: int = 64
+    reader_input_size: int = READER_INPUT_SIZE
     real_share: float = 0.25
     negative_share: float = 0.2
 
@@ -123,6 +134,68 @@ def synthetic_training_scenes(count: int, rng: np.random.Generator) -> list[Trai
         )
         scenes.append(training_scene(scene.image, dice))
     return scenes
+
+
+def varied_training_scene(kind: str, rng: np.random.Generator) -> TrainingScene:
+    """One reader scene of `kind` (one of SCENE_KINDS): the looks the real photos showed the reader gets
+    wrong (coloured, dark and big or ringed pips, marbled dice, glare, steep tilt) on a table, or dice on the
+    games' own boards, whose printed marks and markers the detector takes for dice now and then."""
+    from vision.synth.mat import MatSceneConfig, render_mat_scene
+    from vision.synth.sagrada import SagradaConfig, render_window_scene
+    from vision.synth.scene import RenderedDie, SceneConfig, render_scene
+
+    width, height = SCENE_SHAPES[int(rng.integers(len(SCENE_SHAPES)))]
+    looks = SceneConfig(
+        width=width,
+        height=height,
+        dice_count=(1, 16),
+        die_size_px=(14.0, 110.0),
+        max_tilt_deg=45.0 if kind == "steep table" else 35.0,
+        dark_pips_probability=0.3,
+        colored_pips_probability=0.3,
+        marbled_probability=0.15,
+        big_one_probability=0.2,
+        glare_probability=0.7,
+    )
+    labels: Sequence[RenderedDie]
+    if kind in ("table", "steep table"):
+        scene = render_scene(looks, rng)
+        image, labels = scene.image, scene.dice
+    elif kind == "run buster mat":
+        # At the mat's own photo size: the sheet fills most of the picture, its dice are 20-40 px.
+        mat_looks = dataclasses.replace(
+            looks, width=1280, height=960, marbled_probability=0.0, motion_blur_probability=0.0
+        )
+        mat = render_mat_scene(MatSceneConfig(scene=mat_looks), rng)
+        image, labels = mat.image, [d.die for d in mat.dice]
+    elif kind == "sagrada window":
+        window_looks = dataclasses.replace(
+            looks, colors=COLOR_SETS["sagrada"], translucent_probability=0.9, marbled_probability=0.0
+        )
+        windows = render_window_scene(
+            SagradaConfig(scene=window_looks, window_px=(160.0, 0.6 * min(width, height))), rng
+        )
+        image = windows.image
+        labels = [d for w in windows.windows for d in w.dice if d is not None] + list(windows.loose_dice)
+    else:
+        raise ValueError(f"unknown scene kind {kind!r}; the kinds are {SCENE_KINDS}")
+    dice = tuple(
+        TrainingDie(d.box, d.value, d.color, d.visible_fraction >= 0.8)
+        for d in labels
+        if d.visible_fraction >= 0.4
+    )
+    return training_scene(image, dice)
+
+
+def reader_training_scenes(plan: TrainingPlan, rng: np.random.Generator) -> list[TrainingScene]:
+    """The reader's extra scenes, their kinds drawn by the plan's shares."""
+    if len(plan.reader_scene_shares) != len(SCENE_KINDS):
+        raise ValueError(
+            f"reader_scene_shares gives {len(plan.reader_scene_shares)} shares for {len(SCENE_KINDS)} kinds"
+        )
+    shares = np.array(plan.reader_scene_shares) / sum(plan.reader_scene_shares)
+    kinds = rng.choice(len(SCENE_KINDS), size=plan.reader_scenes, p=shares)
+    return [varied_training_scene(SCENE_KINDS[kind], rng) for kind in kinds]
 
 
 def photometric_jitter(image: Image, rng: np.random.Generator) -> Image:
@@ -230,7 +303,7 @@ def detector_loss(prediction: torch.Tensor, heat: torch.Tensor, regression: torc
     return (positive_loss.sum() + negative_loss.sum() + size_loss + offset_loss) / centres
 
 
-def reader_sample(scene: TrainingScene, target: Box, rng: np.random.Generator) -> Image:
+def reader_sample(scene: TrainingScene, target: Box, size: int, rng: np.random.Generator) -> Image:
     """The crop of `target` as the recognizer will cut it, from a jittered box (detector error), under a
     random colour cast that the white balance must undo, sometimes at low resolution (small dice)."""
     x0, y0, x1, y1 = target
@@ -241,9 +314,9 @@ def reader_sample(scene: TrainingScene, target: Box, rng: np.random.Generator) -
     box = (cx - half_w * grow, cy - half_h * grow, cx + half_w * grow, cy + half_h * grow)
     cast = rng.uniform(0.75, 1.3, size=3).astype(np.float32) * np.float32(rng.uniform(0.75, 1.2))
     gains = white_balance_gains(np.clip(scene.thumbnail * cast, 0, 255).astype(np.uint8))
-    crop = crop_die(scene.image, box, (cast * gains).astype(np.float32))
+    crop = crop_die(scene.image, box, (cast * gains).astype(np.float32), size)
     if rng.random() < 0.2:
-        low = int(rng.integers(16, READER_INPUT_SIZE))
+        low = int(rng.integers(16, size))
         crop = cv2.resize(cv2.resize(crop, (low, low), interpolation=cv2.INTER_AREA), crop.shape[:2][::-1])
     crop = np.ascontiguousarray(np.rot90(crop, int(rng.integers(4))))
     return photometric_jitter_mild(crop, rng)
@@ -344,7 +417,8 @@ def reader_batch(
     while len(crops) < plan.reader_batch:
         scene = _pick_scene(synthetic, real, plan.real_share, rng)
         if scene.negatives and rng.random() < plan.negative_share:
-            crops.append(reader_sample(scene, scene.negatives[int(rng.integers(len(scene.negatives)))], rng))
+            negative = scene.negatives[int(rng.integers(len(scene.negatives)))]
+            crops.append(reader_sample(scene, negative, plan.reader_input_size, rng))
             values.append(NOT_A_DIE)
             colors.append(IGNORED)
             continue
@@ -352,7 +426,7 @@ def reader_batch(
         if readable:
             die = readable[int(rng.integers(len(readable)))]
             box = die.detected_box if die.detected_box is not None and rng.random() < 0.7 else die.box
-            crops.append(reader_sample(scene, box, rng))
+            crops.append(reader_sample(scene, box, plan.reader_input_size, rng))
             values.append(die.value - 1)
             colors.append(color_index[die.color])
     batch = torch.from_numpy(np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32))
@@ -455,6 +529,11 @@ def train(
             ["maps"],
             {"pixels": {0: "batch", 2: "height", 3: "width"}, "maps": {0: "batch", 2: "rows", 3: "cols"}},
         )
+    synthetic += reader_training_scenes(plan, rng)
+    print(
+        f"{len(synthetic)} synthetic scenes for the reader ({time.perf_counter() - started:.0f} s)",
+        flush=True,
+    )
     synthetic = mine_detections(synthetic, detector_path, rng)
     real = mine_detections(real, detector_path, rng)
     reader = DiceReaderNet(VALUE_CLASSES, len(COLOR_CLASSES))
@@ -462,7 +541,7 @@ def train(
     fit("reader", reader, BatchStream(make_batch, plan.reader_steps, SEED + 2), reader_losses, 5e-3)
     export(
         reader,
-        torch.zeros(1, 3, READER_INPUT_SIZE, READER_INPUT_SIZE),
+        torch.zeros(1, 3, plan.reader_input_size, plan.reader_input_size),
         reader_path,
         ["value_logits", "color_logits"],
         {"pixels": {0: "dice"}, "value_logits": {0: "dice"}, "color_logits": {0: "dice"}},
@@ -480,6 +559,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     defaults = TrainingPlan()
     parser.add_argument("--synthetic-scenes", type=int, default=defaults.synthetic_scenes)
+    parser.add_argument("--reader-scenes", type=int, default=defaults.reader_scenes)
     parser.add_argument("--detector-steps", type=int, default=defaults.detector_steps)
     parser.add_argument("--reader-steps", type=int, default=defaults.reader_steps)
     parser.add_argument("--detector", type=Path, default=DETECTOR_MODEL, help="where to write the detector")
@@ -493,6 +573,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     plan = TrainingPlan(
         synthetic_scenes=args.synthetic_scenes,
+        reader_scenes=args.reader_scenes,
         detector_steps=args.detector_steps,
         reader_steps=args.reader_steps,
     )

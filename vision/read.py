@@ -25,7 +25,8 @@ from vision.colors import DIE_COLORS
 from vision.decode import BGRImage
 from vision.onnx_session import MODELS_FOLDER, open_session
 
-READER_INPUT_SIZE = 32
+READER_INPUT_SIZE = 48
+"""The crop side the shipped reader is trained on; at run time the model file's input shape decides."""
 CROP_MARGIN = 1.15
 COLOR_CLASSES: tuple[str, ...] = (*DIE_COLORS, "other")
 VALUE_CLASSES = 7
@@ -65,8 +66,10 @@ def white_balance_gains(pixels: BGRImage) -> FloatArray:
     return gains
 
 
-def crop_die(pixels: BGRImage, box: Box, gains: FloatArray) -> npt.NDArray[np.uint8]:
-    """A square crop around the die's box (plus margin), white-balanced, resized to the reader's input."""
+def crop_die(
+    pixels: BGRImage, box: Box, gains: FloatArray, size: int = READER_INPUT_SIZE
+) -> npt.NDArray[np.uint8]:
+    """A square crop around the die's box (plus margin), white-balanced, resized to `size` pixels a side."""
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     half = max(box[2] - box[0], box[3] - box[1]) * CROP_MARGIN / 2
     x0, y0 = round(cx - half), round(cy - half)
@@ -84,8 +87,8 @@ def crop_die(pixels: BGRImage, box: Box, gains: FloatArray) -> npt.NDArray[np.ui
                 cv2.BORDER_REPLICATE,
             ),
         )
-    interpolation = cv2.INTER_AREA if side > READER_INPUT_SIZE else cv2.INTER_LINEAR
-    crop = cv2.resize(region, (READER_INPUT_SIZE, READER_INPUT_SIZE), interpolation=interpolation)
+    interpolation = cv2.INTER_AREA if side > size else cv2.INTER_LINEAR
+    crop = cv2.resize(region, (size, size), interpolation=interpolation)
     balanced: BGRImage = np.clip(crop.astype(np.float32) * gains, 0, 255).astype(np.uint8)
     return balanced
 
@@ -117,13 +120,16 @@ class DiceReader:
 
     def __init__(self, threads: int = 1, model: Path = READER_MODEL):
         self._session = open_session(model, threads)
-        self._input_name = self._session.get_inputs()[0].name
+        model_input = self._session.get_inputs()[0]
+        self._input_name = model_input.name
+        self.input_size = int(model_input.shape[-1])
+        """The crop side the model was exported with (the last axis of its input)."""
 
     def read(self, pixels: BGRImage, boxes: Sequence[Box], allowed_colors: Sequence[str]) -> list[DieReading]:
         if not boxes:
             return []
         gains = white_balance_gains(pixels)
-        batch = reader_input([crop_die(pixels, box, gains) for box in boxes])
+        batch = reader_input([crop_die(pixels, box, gains, self.input_size) for box in boxes])
         value_logits, color_logits = self._session.run(None, {self._input_name: batch})
         values = softmax(value_logits)
         die_probabilities = 1.0 - values[:, NOT_A_DIE]
