@@ -147,7 +147,7 @@ class TableCamera:
         photo = (name, decoded.stored_width, decoded.stored_height)
         summary = f"The table camera sent a photo of {player.name}'s window"
         history.add_capture(
-            game, player, secrets.token_urlsafe(24), read_photo(game, decoded), summary, photo
+            game, player, secrets.token_urlsafe(24), read_photo(game, player, decoded), summary, photo
         )
 
 

@@ -6,7 +6,9 @@ Next to each photo goes a small JPEG preview made from the decoder's reduced pix
 phones load; the full photo is one tap away.
 
 Reading a photo is a plug-in per game: `PHOTO_READERS` in the app config maps a game's key to a function
-from the decoded image to that game's reading. A game with no reader keeps the photo unread.
+from the decoded image to that game's reading (Sagrada's also takes the player's pattern card, see
+`companion_app.sagrada_photos`). A picture the server draws, such as a photo annotated with what was read,
+is kept the same way, named by its JPEG's bytes.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 
 import cv2
 
-from vision.decode import DecodedImage, DecodeLimits, decode_image
+from vision.decode import BGRImage, DecodedImage, DecodeLimits, decode_image
 from vision.errors import VisionError
 
 SUFFIXES = {"JPEG": ".jpg", "PNG": ".png", "WebP": ".webp", "BMP": ".bmp"}
@@ -52,6 +54,17 @@ def keep_photo(data: bytes, decoded: DecodedImage, folder: Path) -> str:
         raise PhotoRejected("the photo decoded, but no preview could be made of it")
     _write_once(folder / name, data)
     _write_once(folder / preview_name(name), preview.tobytes())
+    return name
+
+
+def keep_drawn(pixels: BGRImage, folder: Path) -> str:
+    """Store a picture the server drew (an annotated photo) as a JPEG once; return its file name."""
+    ok, encoded = cv2.imencode(".jpg", pixels, [cv2.IMWRITE_JPEG_QUALITY, PREVIEW_QUALITY])
+    if not ok:
+        raise PhotoRejected("the annotated photo could not be encoded as JPEG")
+    data = encoded.tobytes()
+    name = hashlib.sha256(data).hexdigest() + ".jpg"
+    _write_once(folder / name, data)
     return name
 
 

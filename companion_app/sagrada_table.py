@@ -1,8 +1,9 @@
 """Sagrada at the table: the set-up choices (all read from the engine) and each player's window as scored.
 
 A Sagrada capture's reading is `{"window": <window notation> | null, "favor_tokens": int | null,
-"unsure": [<cell>, ...]}`, typed by a player or given by the photo reader;
-the corrections in force are laid over it, and the engine audits and scores the result.
+"unsure": [<cell>, ...], "message": <for the page> | null, "annotated": <photo file> | null}`, typed by a
+player or given by the photo reader; the corrections in force are laid over it, and the engine audits and
+scores the result.
 """
 
 from __future__ import annotations
@@ -140,8 +141,9 @@ def typed_reading(text: str, favor_tokens: str) -> dict[str, Any]:
 
 
 def photo_reading(answer: dict[str, Any]) -> dict[str, Any]:
-    """A photo reader's answer, checked: `{"window": <notation>, "unsure": [<cell>, ...]}`, where `unsure`
-    names the spaces the reader is not sure of, for the players to confirm with a tap.
+    """A photo reader's answer, checked: `{"window": <notation>, "unsure": [<cell>, ...], "message": ...}`,
+    where `unsure` names the spaces the reader is not sure of, for the players to confirm with a tap, and the
+    optional `message` says which window of the photo was read.
     """
     notation = answer.get("window")
     if not isinstance(notation, str):
@@ -151,7 +153,14 @@ def photo_reading(answer: dict[str, Any]) -> dict[str, Any]:
         unsure = sorted({str(Cell.parse(str(cell))) for cell in answer.get("unsure", ())})
     except EngineError as error:
         raise ReadingError(f"the photo reader gave a malformed reading: {error}") from None
-    return {"source": "photo", "window": str(window), "favor_tokens": None, "unsure": unsure}
+    message = answer.get("message")
+    return {
+        "source": "photo",
+        "window": str(window),
+        "favor_tokens": None,
+        "unsure": unsure,
+        "message": str(message) if message else None,
+    }
 
 
 def checked_correction(cell: str, color: str, value: str, absent: bool) -> tuple[str, str | None]:
@@ -201,7 +210,7 @@ class PlayerWindow:
     private_objective: PrivateObjective
     capture: Capture | None
     window: Window | None  # None until a capture holds a window
-    unread: str | None  # why the latest capture holds no window
+    message: str | None  # what the reader said of the latest capture, or why it holds no window
     score: ScoreBreakdown | None
     spaces: tuple[Space, ...]
     changes: tuple[Change, ...]  # since the player's previous capture
@@ -254,9 +263,10 @@ def player_windows(
             )
             earlier = (w for c in reversed(own[:-1]) if (w := captured_window(c)) is not None)
             changes = changes_since(next(earlier, None), window, pattern, player.name)
-        unread = None
-        if capture is not None and window is None:
-            unread = str(capture.reading.get("message", "nothing was read from this capture"))
+        said = capture.reading.get("message") if capture is not None else None
+        message = str(said) if said else None
+        if capture is not None and window is None and message is None:
+            message = "nothing was read from this capture"
         views.append(
             PlayerWindow(
                 player=player,
@@ -264,7 +274,7 @@ def player_windows(
                 private_objective=private,
                 capture=capture,
                 window=window,
-                unread=unread,
+                message=message,
                 score=score,
                 spaces=_spaces(pattern, window, score, capture),
                 changes=changes,

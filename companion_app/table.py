@@ -7,8 +7,11 @@ key to a game. State changes answer with a redirect back to the game page (post/
 from __future__ import annotations
 
 import io
+import json
 import re
 import secrets
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -26,13 +29,15 @@ from flask import (
     session,
     url_for,
 )
+from flask.blueprints import BlueprintSetupState
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion_app import history, sagrada_table
 from companion_app.history import Game, HistoryError, Player
 from companion_app.home import game_kind
-from companion_app.photos import PhotoReader, PhotoRejected, decode_photo, keep_photo, preview_name
-from engine.sagrada.window import Color
+from companion_app.photos import PhotoRejected, decode_photo, keep_drawn, keep_photo, preview_name
+from companion_app.sagrada_photos import PlayerWindowReader, SagradaPhotoReader
+from engine.sagrada.window import Color, find_pattern
 from vision.decode import DecodedImage
 from vision.errors import VisionError
 
@@ -41,10 +46,36 @@ bp = Blueprint("table", __name__, url_prefix="/g/<token>")
 SUBMISSION_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
 SEATS_KEY = "seats"  # session: game token -> the seat this phone last sent a capture for
 REMEMBERED_GAMES = 8
-NO_PHOTO_READER = (
-    "The photo is kept, but this version of TableSight cannot read Sagrada dice from photos: "
-    "type the window to score it."
-)
+DEMO_FOLDER = Path(__file__).parent / "demo" / "sagrada"
+
+
+@bp.record_once
+def _plug_in_reader(state: BlueprintSetupState) -> None:
+    """Read Sagrada photos with the shipped window reader unless the app was given another reader."""
+    state.app.config["PHOTO_READERS"].setdefault(sagrada_table.KIND, SagradaPhotoReader())
+
+
+@dataclass(frozen=True)
+class DemoPhoto:
+    """A rendered photo shipped with the app, so a new user sees the whole flow with no camera: the window
+    it shows is listed in the demo folder's demos.json, where the tests check the reader still reads it."""
+
+    file: str
+    pattern: str
+    window: str
+    caption: str
+
+
+@cache
+def demo_photos() -> tuple[DemoPhoto, ...]:
+    manifest = DEMO_FOLDER / "demos.json"
+    if not manifest.is_file():
+        return ()
+    return tuple(DemoPhoto(**photo) for photo in json.loads(manifest.read_text(encoding="utf-8")))
+
+
+def demo_photo_named(name: str) -> DemoPhoto | None:
+    return next((demo for demo in demo_photos() if demo.file == name), None)
 
 
 def load_game(token: str) -> Game:
@@ -88,6 +119,14 @@ def page_context(game: Game) -> dict[str, object]:
     }
 
 
+@bp.get("/demo/<name>")
+def demo_photo(token: str, name: str) -> BaseResponse:
+    load_game(token)
+    if demo_photo_named(name) is None:
+        abort(404, description=f"There is no Sagrada demo photo called {name!r}.")
+    return send_from_directory(DEMO_FOLDER, name, max_age=86400)
+
+
 @bp.get("")
 def game(token: str) -> str | BaseResponse:
     """Every game's join link: a Sagrada game's page here, any other game's on its own page."""
@@ -102,6 +141,7 @@ def game(token: str) -> str | BaseResponse:
         join_url=join_url(game),
         submission=secrets.token_urlsafe(24),
         my_seat=session.get(SEATS_KEY, {}).get(token),
+        demos=demo_photos(),
         **page_context(game),
     )
 
@@ -136,16 +176,17 @@ def hints(token: str) -> dict[str, object]:
 
 @bp.post("/captures")
 def add_capture(token: str) -> BaseResponse:
-    """A photo, a typed window, or both, for one player's window; a resent form is stored only once."""
+    """A photo (uploaded or a demo), a typed window, or both, for one player's window; a resent form is
+    stored only once."""
     game = load_sagrada_game(token)
     _refuse_if_ended(game)
     player = _player(game, request.form.get("player", ""))
     submission = request.form.get("submission", "")
     if not SUBMISSION_KEY.fullmatch(submission):
         abort(400, description="The form has no submission key. Reload the game page and send again.")
-    upload = request.files.get("photo")
     typed = request.form.get("window", "").strip()
-    if (upload is None or not upload.filename) and not typed:
+    sent = _sent_photo()
+    if sent is None and not typed:
         abort(400, description="Choose a photo or type the window, then send again.")
     if typed:
         try:
@@ -153,15 +194,17 @@ def add_capture(token: str) -> BaseResponse:
         except sagrada_table.ReadingError as error:
             abort(400, description=f"The typed window could not be read: {error}.")
     photo = None
-    if upload is not None and upload.filename:
-        data = upload.read()
-        decoded = _decoded_upload(data, upload.filename)
+    if sent is not None:
+        data, label, sent_what = sent
+        decoded = _decoded_upload(data, label)
         if not typed:
-            reading = read_photo(game, decoded)
+            reading = read_photo(game, player, decoded)
         name = keep_photo(data, decoded, Path(current_app.config["PHOTO_FOLDER"]))
         photo = (name, decoded.stored_width, decoded.stored_height)
-    what = {(True, False): "a photo", (False, True): "a typed window", (True, True): "a photo and its window"}
-    summary = f"{player.name} sent {what[photo is not None, bool(typed)]}"
+    if sent is None:
+        summary = f"{player.name} sent a typed window"
+    else:
+        summary = f"{player.name} sent {sent_what}{' and its window' if typed else ''}"
     history.add_capture(game, player, submission, reading, summary, photo)
     _remember_seat(token, player.seat)
     return redirect(url_for("table.game", token=token, _anchor=f"seat-{player.seat}"), code=303)
@@ -173,24 +216,42 @@ def _remember_seat(token: str, seat: int) -> None:
     session[SEATS_KEY] = dict(list(seats.items())[-(REMEMBERED_GAMES - 1) :]) | {token: seat}
 
 
-def _decoded_upload(data: bytes, filename: str) -> DecodedImage:
+def _sent_photo() -> tuple[bytes, str, str] | None:
+    """The photo's bytes, its name in an error and in the game's feed: a demo photo (its button was pressed),
+    else an upload, else None."""
+    demo = request.form.get("demo", "")
+    if demo:
+        if demo_photo_named(demo) is None:
+            abort(400, description=f"There is no Sagrada demo photo called {demo!r}.")
+        return (DEMO_FOLDER / demo).read_bytes(), f"the demo photo {demo!r}", f"the demo photo {demo}"
+    upload = request.files.get("photo")
+    if upload is not None and upload.filename:
+        return upload.read(), f"the photo {upload.filename!r}", "a photo"
+    return None
+
+
+def _decoded_upload(data: bytes, label: str) -> DecodedImage:
     config = current_app.config
     try:
         return decode_photo(data, config["MAX_CONTENT_LENGTH"], config["MAX_IMAGE_PIXELS"])
     except PhotoRejected as error:
-        abort(400, description=f"The photo {filename!r} was not accepted: {error}.")
+        abort(400, description=f"{label.capitalize()} was not accepted: {error}.")
 
 
-def read_photo(game: Game, decoded: DecodedImage) -> dict[str, Any]:
-    """The game's photo reader's reading, or an unread one that says why; the photo is kept either way."""
-    reader: PhotoReader | None = current_app.config["PHOTO_READERS"].get(game.kind)
-    if reader is None:
-        return {"source": "photo", "window": None, "favor_tokens": None, "message": NO_PHOTO_READER}
+def read_photo(game: Game, player: Player, decoded: DecodedImage) -> dict[str, Any]:
+    """What the photo shows of `player`'s window, with the annotated photo kept beside it, or an unread
+    reading that says why; the photo itself is kept either way."""
+    reader: PlayerWindowReader = current_app.config["PHOTO_READERS"][sagrada_table.KIND]
     try:
-        return sagrada_table.photo_reading(reader(decoded))
+        answer = reader(decoded, find_pattern(player.setup["pattern"]))
+        annotated = answer.get("annotated")
+        reading = sagrada_table.photo_reading(answer)
     except (VisionError, sagrada_table.ReadingError) as error:
         message = f"The photo is kept, but it could not be read ({error}): type or tap in the window."
         return {"source": "photo", "window": None, "favor_tokens": None, "message": message}
+    if annotated is not None:
+        reading["annotated"] = keep_drawn(annotated, Path(current_app.config["PHOTO_FOLDER"]))
+    return reading
 
 
 @bp.get("/captures/<int:capture_id>/photo")
@@ -203,6 +264,16 @@ def capture_photo(token: str, capture_id: int) -> BaseResponse:
 def capture_preview(token: str, capture_id: int) -> BaseResponse:
     """A small JPEG of the photo, for phones to show without loading megabytes."""
     return _send_photo(token, capture_id, preview=True)
+
+
+@bp.get("/captures/<int:capture_id>/annotated")
+def capture_annotated(token: str, capture_id: int) -> BaseResponse:
+    """The photo as read: each die's reading written on it, the rules it breaks outlined in red."""
+    capture = _capture(load_game(token), capture_id)
+    annotated = capture.reading.get("annotated")
+    if not annotated:
+        abort(404, description=f"Capture {capture_id} has no annotated photo: nothing was read from it.")
+    return send_from_directory(current_app.config["PHOTO_FOLDER"], str(annotated), max_age=86400)
 
 
 def _send_photo(token: str, capture_id: int, preview: bool) -> BaseResponse:

@@ -159,7 +159,8 @@
 
   if (captureForm) {
     captureForm.addEventListener("submit", (event) => {
-      if (!captureForm.querySelector("input[type=file]").files[0]) return;
+      const demo = event.submitter && event.submitter.name === "demo";
+      if (demo || !captureForm.querySelector("input[type=file]").files[0]) return;
       event.preventDefault();
       sendCapture(new FormData(captureForm));
     });

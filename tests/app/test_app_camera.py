@@ -78,7 +78,7 @@ def test_the_camera_sends_still_scenes_to_the_window_it_is_aimed_at(app: Flask, 
     assert player_id == 2 and photo_file is not None
     page = client.get(game).text
     assert "The table camera sent a photo of Bo&#39;s window" in page
-    assert "cannot read Sagrada dice from photos" in page
+    assert "no Sagrada window was found in the photo" in page
 
 
 def test_an_unaimed_camera_sends_nothing(app: Flask, client: FlaskClient) -> None:

@@ -1,25 +1,27 @@
 """End to end in a real headless Chromium against a real waitress server: two phones at one table.
 
-The first phone creates a Sagrada game; the second joins by the link; a window is sent, scored and shown with
-its violations; a die is corrected on the second phone; both phones update without reloading.
+The first phone creates a Sagrada game; the second joins by the link; the first uploads a demo photo of a
+window, which is read, scored and shown with its violation on both phones; the second corrects a die and
+both phones update without reloading.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from playwright.sync_api import Browser, expect
 
 from companion_app.home import GAMES
+from companion_app.table import DEMO_FOLDER, demo_photos
 from tests.app.browser import PHONE, WAIT_MS, browser, needs_chromium, server_url
-from tests.app.conftest import FINISHED_WINDOW, png_bytes
 
 __all__ = ["browser", "server_url"]  # fixtures used by name
 
 pytestmark = needs_chromium
 
+BO_ROUND_5 = next(demo for demo in demo_photos() if demo.file == "sagrada-4-bo-round5.jpg")
+ANA_ROUND_2 = next(demo for demo in demo_photos() if demo.file == "sagrada-1-ana-round2.jpg")
 
-def test_two_phones_play_a_sagrada_game(browser: Browser, server_url: str, tmp_path: Path) -> None:
+
+def test_two_phones_play_a_sagrada_game(browser: Browser, server_url: str) -> None:
     first = browser.new_context(viewport=PHONE).new_page()
     second = browser.new_context(viewport=PHONE).new_page()
 
@@ -27,8 +29,7 @@ def test_two_phones_play_a_sagrada_game(browser: Browser, server_url: str, tmp_p
     expect(first.get_by_text("coming")).to_have_count(sum(not kind.ready for kind in GAMES))
     first.get_by_role("link", name="Sagrada").click()
     first.fill("input[name=name_1]", "Ana")
-    first.fill("input[name=name_2]", "<b>Bo</b>")
-    first.select_option("select[name=pattern_1]", "Firelight")
+    first.fill("input[name=name_2]", "<b>Bo</b>")  # the form's first two patterns: the demo photos' windows
     first.get_by_role("button", name="Start the game").click()
     first.wait_for_url("**/g/*")
     join_link = first.locator(".join-link").get_attribute("href")
@@ -39,51 +40,54 @@ def test_two_phones_play_a_sagrada_game(browser: Browser, server_url: str, tmp_p
     for page in (first, second):
         expect(page.locator("#live-status")).to_have_text("live", timeout=WAIT_MS)
 
-    first.locator("summary", has_text="Or type the window").click()
-    first.fill("textarea[name=window]", FINISHED_WINDOW)
-    first.get_by_role("button", name="Send").click()
-    ana_first = first.locator("#seat-1")
-    expect(ana_first.locator(".violation").first).to_contain_text("space r1c1 needs a 3, got r5")
-    total = ana_first.locator(".score-total").inner_text()
+    first.select_option("select[name=player]", label="<b>Bo</b>")
+    first.set_input_files("input[name=photo]", str(DEMO_FOLDER / BO_ROUND_5.file))
+    first.get_by_role("button", name="Send", exact=True).click()
+    bo_first = first.locator("#seat-2")
+    expect(bo_first.locator(".notice")).to_have_text("Read the Fractal Drops window.", timeout=WAIT_MS)
+    expect(bo_first.locator("img.annotated")).to_be_visible()
+    expect(bo_first.locator(".violation")).to_contain_text("g2 on r2c4 and g4 on r2c5 share an edge")
+    expect(bo_first.locator("button[data-cell=r2c5]")).to_have_attribute("aria-label", "r2c5: green 4")
+    total = bo_first.locator(".score-total").inner_text()
 
-    ana_second = second.locator("#seat-1")
-    expect(ana_second.locator(".violation").first).to_contain_text("space r1c1 needs a 3", timeout=WAIT_MS)
-    expect(ana_second.locator(".score-total")).to_have_text(total)
+    bo_second = second.locator("#seat-2")
+    expect(bo_second.locator(".violation")).to_contain_text("are both green", timeout=WAIT_MS)
+    expect(bo_second.locator(".score-total")).to_have_text(total)
+    expect(bo_second.locator("img.annotated")).to_be_visible()
 
     second.evaluate("window.sameDocument = true")
-    ana_second.locator("button[data-cell=r1c1]").click()
+    bo_second.locator("button[data-cell=r2c5]").click()
     dialog = second.locator("#fix-dialog")
     expect(dialog).to_be_visible()
-    dialog.locator("label", has_text="Y").click()
-    dialog.locator("label", has_text="3").click()
+    dialog.locator("label.die-y").click()
+    dialog.locator("label", has_text="4").click()
     dialog.get_by_role("button", name="Set die").click()
-    fixed = "r1c1: yellow 3"
     for page in (second, first):
-        space = page.locator("#seat-1 button[data-cell=r1c1]")
-        expect(space).to_have_attribute("aria-label", fixed, timeout=WAIT_MS)
-    expect(first.locator("#seat-1 .violation", has_text="r1c1 needs a 3")).to_have_count(0)
+        space = page.locator("#seat-2 button[data-cell=r2c5]")
+        expect(space).to_have_attribute("aria-label", "r2c5: yellow 4", timeout=WAIT_MS)
+        expect(page.locator("#seat-2 .violation")).to_have_count(0)
+        expect(page.locator("#seat-2 .ok")).to_have_text("No rule broken.")
     assert second.evaluate("window.sameDocument") is True  # fixed in place, no page reload
 
-    first.get_by_role("button", name="Undo last fix (r1c1)").click()
+    first.get_by_role("button", name="Undo last fix (r2c5)").click()
     for page in (first, second):
-        space = page.locator("#seat-1 button[data-cell=r1c1]")
-        expect(space).to_have_attribute("aria-label", "r1c1: red 5", timeout=WAIT_MS)
+        space = page.locator("#seat-2 button[data-cell=r2c5]")
+        expect(space).to_have_attribute("aria-label", "r2c5: green 4", timeout=WAIT_MS)
+        expect(page.locator("#seat-2 .score-total")).to_have_text(total)
 
-    bo_first = first.locator("#seat-2")
-    bo_first.locator("select[name=color]").select_option("r")
-    bo_first.locator("select[name=value]").select_option("1")
-    bo_first.get_by_role("button", name="Show").click()
-    expect(bo_first.locator(".hint-result")).to_contain_text("R1 can go on r1c")
-    expect(bo_first.locator(".space.may-go").first).to_be_visible()
+    second.select_option("select[name=player]", label="Ana")
+    second.locator("summary", has_text="Try a demo photo").click()
+    second.get_by_role("button", name=f"Send: {ANA_ROUND_2.caption}").click()
+    for page in (second, first):
+        expect(page.locator("#seat-1 .notice")).to_have_text("Read the Bellesguard window.", timeout=WAIT_MS)
+    expect(first.locator(".events")).to_contain_text(f"Ana sent the demo photo {ANA_ROUND_2.file}")
 
-    photo = tmp_path / "table.png"
-    photo.write_bytes(png_bytes())
-    second.select_option("select[name=player]", label="<b>Bo</b>")
-    second.set_input_files("input[name=photo]", str(photo))
-    second.get_by_role("button", name="Send").click()
-    expect(second.locator("#seat-2 .notice")).to_contain_text("cannot read Sagrada dice", timeout=WAIT_MS)
-    expect(first.locator("#seat-2 img")).to_be_visible(timeout=WAIT_MS)
-    expect(first.locator(".events")).to_contain_text("<b>Bo</b> sent a photo")
+    ana_first = first.locator("#seat-1")
+    ana_first.locator("select[name=color]").select_option("g")
+    ana_first.locator("select[name=value]").select_option("1")
+    ana_first.get_by_role("button", name="Show").click()
+    expect(ana_first.locator(".hint-result")).to_contain_text("G1 can go on")
+    expect(ana_first.locator(".space.may-go").first).to_be_visible()
 
 
 def test_the_live_camera_sends_a_picture_where_the_page_is_a_secure_context(
@@ -104,6 +108,6 @@ def test_the_live_camera_sends_a_picture_where_the_page_is_a_secure_context(
             break
         page.wait_for_timeout(50)
     page.get_by_role("button", name="Take this picture").click()
-    expect(page.locator("#seat-1 .notice")).to_contain_text("cannot read Sagrada dice", timeout=WAIT_MS)
+    expect(page.locator("#seat-1 .notice")).to_contain_text("it could not be read", timeout=WAIT_MS)
     expect(page.locator("#seat-1 img")).to_be_visible()
     expect(page.locator(".events")).to_contain_text("Ana sent a photo")

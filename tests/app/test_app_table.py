@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from companion_app import history
 from engine.sagrada.objectives import public_objectives
 from engine.sagrada.scoring import score_window
-from engine.sagrada.window import Color, Window, find_pattern
+from engine.sagrada.window import Color, Pattern, Window, find_pattern
 from tests.app.conftest import (
     CSRF,
     FINISHED_WINDOW,
@@ -209,7 +209,7 @@ def test_a_photo_is_kept_and_served_back(app: Flask, client: FlaskClient, game: 
     assert decoded is not None and decoded.shape == (48, 64, 3)
     page = client.get(game).text
     assert f"/captures/{capture_id}/preview" in page
-    assert "cannot read Sagrada dice from photos" in page
+    assert "it could not be read (no Sagrada window was found in the photo" in page
     assert "Ana sent a photo" in page
 
 
@@ -221,16 +221,17 @@ def send_photo(client: FlaskClient, game: str) -> int:
 def test_a_plugged_in_photo_reader_fills_the_window_and_flags_unsure_dice(
     app: Flask, client: FlaskClient, game: str
 ) -> None:
-    seen: list[DecodedImage] = []
+    seen: list[tuple[DecodedImage, Pattern]] = []
 
-    def reader(image: DecodedImage) -> dict[str, object]:
-        seen.append(image)
-        return {"window": FINISHED_WINDOW, "unsure": ["r2c2", "R1C1"]}
+    def reader(image: DecodedImage, pattern: Pattern) -> dict[str, object]:
+        seen.append((image, pattern))
+        return {"window": FINISHED_WINDOW, "unsure": ["r2c2", "R1C1"], "message": "Read the window."}
 
     app.config["PHOTO_READERS"] = {"sagrada": reader}
     assert send_photo(client, game) == 303
-    assert [(image.stored_width, image.stored_height) for image in seen] == [(64, 48)]
+    assert [(image.stored_width, image.stored_height, p.name) for image, p in seen] == [(64, 48, "Firelight")]
     page = client.get(game).text
+    assert "Read the window." in page
     assert 'class="score-total"' in page
     assert page.count(" unsure") == 2
     assert 'aria-label="r2c2: blue 6 (unsure: tap to confirm)"' in page
@@ -250,7 +251,7 @@ def test_a_plugged_in_photo_reader_fills_the_window_and_flags_unsure_dice(
 def test_a_photo_the_reader_cannot_use_is_kept_unread_with_the_reason(
     app: Flask, client: FlaskClient, game: str, answer: dict[str, object], message: str
 ) -> None:
-    app.config["PHOTO_READERS"] = {"sagrada": lambda _image: answer}
+    app.config["PHOTO_READERS"] = {"sagrada": lambda _image, _pattern: answer}
     assert send_photo(client, game) == 303
     assert len(capture_ids(app)) == 1
     assert message in client.get(game).text
@@ -259,7 +260,7 @@ def test_a_photo_the_reader_cannot_use_is_kept_unread_with_the_reason(
 def test_a_reader_that_finds_no_window_leaves_the_photo_to_the_players(
     app: Flask, client: FlaskClient, game: str
 ) -> None:
-    def reader(_image: DecodedImage) -> dict[str, object]:
+    def reader(_image: DecodedImage, _pattern: Pattern) -> dict[str, object]:
         raise VisionError("no Sagrada window found in the photo")
 
     app.config["PHOTO_READERS"] = {"sagrada": reader}
