@@ -1,13 +1,17 @@
 """Requests per second and median latency of `tablesight serve` on loopback, with concurrent phones:
-posting a 12 MP photo, and fetching a game page. `python bench/bench_app.py [--clients 4 --requests 40]`.
+posting a 12 MP photo of a Sagrada window (read by the shipped reader), and fetching a game page.
+`python bench/bench_app.py [--clients 4 --requests 40]`.
 
 The server runs as its own process (the `serve` command, waitress); each client is a thread with its own
 HTTP session, as each phone has its own. Every photo gets a distinct JPEG comment so none is deduplicated.
+The photo is a demo photo enlarged to 4000x3000 with sensor-like noise; the last reading is checked against
+the window the demo shows.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import secrets
@@ -28,14 +32,19 @@ import requests
 SERVE = [sys.executable, "-c", "from companion_app.cli import main; main()", "serve"]
 
 
+DEMO = Path(__file__).resolve().parent.parent / "companion_app" / "demo" / "sagrada"
+DEMO_PHOTO = "sagrada-4-bo-round5.jpg"  # Bo's Fractal Drops, player 2's pattern below
+DEMO_SEAT = 2
+
+
 def twelve_megapixel_jpeg(seed: int = 0) -> bytes:
-    """A 4000x3000 photo-like JPEG (smooth shading plus sensor-like noise), about the size a phone sends."""
+    """The demo photo at 4000x3000 with sensor-like noise: about the size a phone sends."""
     rng = np.random.default_rng(seed)
-    ys, xs = np.mgrid[0:3000, 0:4000].astype(np.float32)
-    base = (128 + 60 * np.sin(xs / 170.0) * np.cos(ys / 130.0))[..., None] + np.array(
-        [10, 0, -10], np.float32
-    )
-    noisy = base + rng.normal(0, 12, size=(3000, 4000, 3)).astype(np.float32)
+    small = cv2.imread(str(DEMO / DEMO_PHOTO))
+    if small is None:
+        raise RuntimeError(f"the demo photo {DEMO / DEMO_PHOTO} cannot be read")
+    base = cv2.resize(small, (4000, 3000), interpolation=cv2.INTER_CUBIC).astype(np.float32)
+    noisy = base + rng.normal(0, 6, size=(3000, 4000, 3)).astype(np.float32)
     ok, encoded = cv2.imencode(
         ".jpg", np.clip(noisy, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 92]
     )
@@ -79,7 +88,7 @@ def new_game(base: str) -> tuple[requests.Session, str, str]:
         **dict(
             zip(
                 (f"pattern_{s}" for s in (1, 2, 3, 4)),
-                ("Firelight", "Sun Catcher", "Gravitas", "Industria"),
+                ("Bellesguard", "Fractal Drops", "Gravitas", "Industria"),
                 strict=True,
             )
         ),
@@ -91,6 +100,16 @@ def new_game(base: str) -> tuple[requests.Session, str, str]:
     if response.status_code != 303:
         raise RuntimeError(f"creating the game failed with {response.status_code}")
     return session, csrf.group(1), base + response.headers["Location"]
+
+
+def read_window(session: requests.Session, game: str) -> str:
+    standings = session.get(f"{game}/scores.json").json()["standings"]
+    return str(next(line["window"] for line in standings if line["player"] == f"Player {DEMO_SEAT}"))
+
+
+def demo_window() -> str:
+    manifest = json.loads((DEMO / "demos.json").read_text(encoding="utf-8"))
+    return str(next(demo["window"] for demo in manifest if demo["file"] == DEMO_PHOTO))
 
 
 def run_clients(
@@ -146,7 +165,7 @@ def main() -> None:
                 data = {
                     "csrf_token": csrf,
                     "submission": secrets.token_urlsafe(24),
-                    "player": str(1 + index % 4),
+                    "player": str(DEMO_SEAT),
                 }
                 files = {"photo": ("table.jpg", with_comment(photo), "image/jpeg")}
                 return session.post(
@@ -161,6 +180,8 @@ def main() -> None:
             run_clients(args.clients, args.requests, post_photo)
             print(f"GET the game page ({args.requests} captures in it), {5 * args.requests} requests:")
             run_clients(args.clients, 5 * args.requests, get_page)
+            print(f"the photos read as: {read_window(owner, game)}")
+            print(f"the demo's window:  {demo_window()}")
         finally:
             process.terminate()
             process.wait(timeout=10)
