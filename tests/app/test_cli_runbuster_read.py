@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -13,8 +12,7 @@ from click.testing import CliRunner
 
 from companion_app.cli import main
 from companion_app.commands import runbuster_photo
-from tests.vision.runbuster.conftest import crop_offset
-from vision.observation import DetectedDie, DiceObservation
+from tests.vision.runbuster.conftest import ExactRecognizer
 from vision.read import READER_MODEL
 from vision.synth.mat import MatScene, MatSceneConfig, render_mat_scene
 from vision.synth.scene import SceneConfig
@@ -28,44 +26,11 @@ def scene() -> MatScene:
     return render_mat_scene(config, np.random.default_rng(8), TABLE)
 
 
-class ExactRecognizer:
-    """Stands in for the models: reports the rendered dice exactly where the renderer drew them, in the
-    coordinates of the part of the photo it is shown."""
-
-    photo: np.ndarray = np.zeros((1, 1, 3), np.uint8)
-    dice: tuple[DetectedDie, ...] = ()
-
-    def recognize_pixels(self, pixels: np.ndarray) -> DiceObservation:
-        x0, y0 = crop_offset(self.photo, pixels)
-        shifted = tuple(
-            replace(
-                die,
-                center=(die.center[0] - x0, die.center[1] - y0),
-                box=(die.box[0] - x0, die.box[1] - y0, die.box[2] - x0, die.box[3] - y0),
-            )
-            for die in self.dice
-        )
-        return DiceObservation(pixels.shape[1], pixels.shape[0], shifted)
-
-
 @pytest.fixture
 def photo(scene: MatScene, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "mat.png"
     cv2.imwrite(str(path), scene.image)
-    ExactRecognizer.photo = scene.image
-    ExactRecognizer.dice = tuple(
-        DetectedDie(
-            ((d.die.box[0] + d.die.box[2]) / 2, (d.die.box[1] + d.die.box[3]) / 2),
-            d.die.box,
-            d.die.value,
-            d.die.color,
-            1.0,
-            0.5 if d.zone == "blue.hand" else 1.0,
-            1.0,
-        )
-        for d in scene.dice
-    )
-    monkeypatch.setattr(runbuster_photo, "SharedRecognizer", ExactRecognizer)
+    monkeypatch.setattr(runbuster_photo, "SharedRecognizer", lambda: ExactRecognizer(scene, {"blue.hand"}))
     return path
 
 

@@ -1,14 +1,17 @@
-"""Recognised dice to zones: each die's place on the mat decides whose hand or roll it belongs to.
+"""Recognised dice to zones: each die's footprint on the mat decides whose hand or roll it belongs to.
 
-A die is mapped to the mat at the height of its middle (its box centre in the image is the middle of the
-cube, half an edge above the paper), then given to the zone it lies in, or to the nearest zone when it
-overhangs an edge by less than half a die. Dice elsewhere on the sheet are kept as `outside` so the page can
-say so; dice off the sheet (on the table, in a cup), detections on a marker or on the lettering, and
-detections far from a die's size at their place (a hand reaching in) are left out.
+The dice are found on a top-down view of the mat at the height of a die's middle, where a die's box is
+centred on its footprint, and read on a top-down view at the height of their tops, where the reader is
+shown the top face alone (`vision.runbuster.topdown`). A die is then given to the zone its footprint lies
+in, or to the nearest zone when it overhangs an edge by less than half a die. Dice elsewhere on the sheet
+are kept as `outside` so the page can say so; dice off the sheet (on the table, in a cup), detections on a
+marker or on the lettering, detections far from a die's size at their place (a hand reaching in), and a
+second detection of a die already found (two dice cannot stand closer than an edge) are left out.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
@@ -16,7 +19,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from vision.colors import DIE_COLORS
 from vision.observation import DetectedDie, DiceObservation
+from vision.read import Box, DieReading
 from vision.recognizer import DiceRecognizer
 from vision.runbuster.locate import BGRImage, MatLocation, locate_mat
 from vision.runbuster.mat import (
@@ -30,12 +35,17 @@ from vision.runbuster.mat import (
     ZONES,
     Paper,
 )
+from vision.runbuster.topdown import VIEW_SCALE, mat_to_view, plane_views, view_to_mat
 
 UNSURE_BELOW = 0.8
-DIE_SIZE_RANGE = (0.55, 2.4)
+"""A die read with less confidence than this (value or detection) is flagged for the players to check."""
+DIE_SIZE_RANGE = (0.9, 3.0)
 """A detection's box (the square root of its area) over a die's face as the camera sees it there: a die's
 box spans its face at least, and its sides too when seen aslant; smaller or larger is print or clutter."""
-"""A die read with less confidence than this (value or detection) is flagged for the players to check."""
+FACE_BOX = 1.35
+"""The box the reader is shown round a top face, in die edges: the face turned 45 degrees just fits."""
+CLOSEST_DICE = 0.8
+"""Footprints closer than this many die edges are one die found twice; the more confident is kept."""
 
 
 @dataclass(frozen=True)
@@ -93,14 +103,18 @@ def assign_dice(location: MatLocation, dice: Sequence[DetectedDie], paper: Paper
     centres = np.array([die.center for die in dice], np.float64)
     edge = die_height(paper)
     points = location.to_mat(centres, height=edge / 2)
-    placed = []
-    for die, (x, y) in zip(dice, points, strict=True):
+    kept: dict[int, PlacedDie] = {}
+    for index in sorted(range(len(dice)), key=lambda i: -dice[i].detection_confidence):
+        die, (x, y) = dice[index], points[index]
         if not (-edge / 2 <= x <= MAT_WIDTH + edge / 2 and -edge / 2 <= y <= MAT_HEIGHT + edge / 2):
             continue
         if _on_print(x, y) or not _die_sized(location, die, float(x), float(y), edge):
             continue
-        placed.append(PlacedDie(_zone_at(x, y, edge / 2), (float(x), float(y)), die))
-    return MatReading(tuple(placed), location.markers, location.reprojection_error)
+        if any(math.dist((x, y), other.mat_point) < CLOSEST_DICE * edge for other in kept.values()):
+            continue
+        kept[index] = PlacedDie(_zone_at(x, y, edge / 2), (float(x), float(y)), die)
+    placed = tuple(kept[index] for index in sorted(kept))
+    return MatReading(placed, location.markers, location.reprojection_error)
 
 
 def read_mat(pixels: BGRImage, dice: Sequence[DetectedDie], paper: Paper = Paper.A3) -> MatReading:
@@ -134,35 +148,59 @@ def _on_print(x: float, y: float) -> bool:
     return on_marker or any(area.contains(x, y) for area in PRINTED_AREAS)
 
 
-class PixelRecognizer(Protocol):
-    """What reading a mat needs of a recognizer: `vision.recognizer.DiceRecognizer`, or a stand-in."""
+class MatRecognizer(Protocol):
+    """What reading a mat needs of a recognizer: `SharedRecognizer` (the dice models), or a stand-in."""
 
-    def recognize_pixels(self, pixels: BGRImage) -> DiceObservation: ...
+    def recognize_pixels(self, pixels: BGRImage) -> DiceObservation:
+        """Every die found in `pixels`, in its pixels."""
+        ...
+
+    def read_boxes(self, pixels: BGRImage, boxes: Sequence[Box]) -> Sequence[DieReading]:
+        """The value and colour of the die in each box of `pixels`."""
+        ...
 
 
-def read_mat_photo(recognizer: PixelRecognizer, pixels: BGRImage, paper: Paper = Paper.A3) -> MatReading:
+def read_mat_photo(recognizer: MatRecognizer, pixels: BGRImage, paper: Paper = Paper.A3) -> MatReading:
     """Find the mat, recognise the dice on it and place them in the zones.
 
-    The mat is found first, so a photo without it fails fast (MatNotFound) and costs no recognition; the
-    recognizer then sees only the mat's part of the photo, where the dice are larger at its working scale.
+    The mat is found first, so a photo without it fails fast (MatNotFound) and costs no recognition.
     """
     location = locate_mat(pixels)
-    height, width = pixels.shape[:2]
-    outline = location.outline
-    margin = 0.06 * float(np.ptp(outline[:, 0]))  # a die on the far edge leans past the sheet by its height
-    x0, y0 = (max(0, int(v - margin)) for v in outline.min(axis=0))
-    x1 = min(width, int(outline[:, 0].max() + margin) + 1)
-    y1 = min(height, int(outline[:, 1].max() + margin) + 1)
-    observation = recognizer.recognize_pixels(np.ascontiguousarray(pixels[y0:y1, x0:x1]))
-    dice = [
-        replace(
-            die,
-            center=(die.center[0] + x0, die.center[1] + y0),
-            box=(die.box[0] + x0, die.box[1] + y0, die.box[2] + x0, die.box[3] + y0),
+    return assign_dice(location, recognize_on_mat(recognizer, pixels, location, paper), paper)
+
+
+def recognize_on_mat(
+    recognizer: MatRecognizer, pixels: BGRImage, location: MatLocation, paper: Paper = Paper.A3
+) -> tuple[DetectedDie, ...]:
+    """Every die the recognizer finds on the mat's top-down view, read on its top face, with its centre
+    and box in the photo's pixels (as seen at a die's middle), before any is placed or left out."""
+    edge = die_height(paper)
+    middle, tops = plane_views(pixels, location, (edge / 2, edge))
+    found = recognizer.recognize_pixels(middle).dice
+    if not found:
+        return ()
+    footprints = view_to_mat(np.array([die.center for die in found]))
+    half = FACE_BOX * edge * VIEW_SCALE / 2
+    faces = [(x - half, y - half, x + half, y + half) for x, y in mat_to_view(footprints)]
+    readings = recognizer.read_boxes(tops, faces)
+    centres = location.to_image(footprints, height=edge / 2)
+    dice = []
+    for die, reading, centre in zip(found, readings, centres, strict=True):
+        x0, y0, x1, y1 = die.box
+        corners = location.to_image(view_to_mat(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])), edge / 2)
+        low, high = corners.min(axis=0), corners.max(axis=0)
+        dice.append(
+            replace(
+                die,
+                center=(float(centre[0]), float(centre[1])),
+                box=(float(low[0]), float(low[1]), float(high[0]), float(high[1])),
+                value=reading.value,
+                value_confidence=reading.value_confidence,
+                color=reading.color,
+                color_confidence=reading.color_confidence,
+            )
         )
-        for die in observation.dice
-    ]
-    return assign_dice(location, dice, paper)
+    return tuple(dice)
 
 
 class SharedRecognizer:
@@ -171,6 +209,9 @@ class SharedRecognizer:
 
     def recognize_pixels(self, pixels: BGRImage) -> DiceObservation:
         return _loaded_recognizer().recognize_pixels(pixels)
+
+    def read_boxes(self, pixels: BGRImage, boxes: Sequence[Box]) -> Sequence[DieReading]:
+        return _loaded_recognizer().reader.read(pixels, boxes, DIE_COLORS)
 
 
 @cache

@@ -1,16 +1,23 @@
-"""Rendered mat photos shared by the Run Buster vision tests (rendering is the slow part)."""
+"""Rendered mat photos shared by the Run Buster vision tests (rendering is the slow part), and a stand-in
+for the dice models that reports a rendered mat's dice exactly."""
 
 from __future__ import annotations
 
-import cv2
+from collections.abc import Collection, Sequence
+
 import numpy as np
 import pytest
 
-from vision.observation import DetectedDie
+from vision.observation import DetectedDie, DiceObservation
+from vision.read import Box, DieReading
+from vision.runbuster.mat import DIE_EDGE
+from vision.runbuster.topdown import VIEW_SCALE, VIEW_SIZE, mat_to_view, view_to_mat
 from vision.synth.mat import MatDie, MatScene, MatSceneConfig, render_mat_scene
 
 SCENES = 28
 DENSE = MatSceneConfig(dice_per_zone=(3, 6))
+VIEW_SHAPE = (VIEW_SIZE[1], VIEW_SIZE[0])
+"""Rows and columns of the top-down views a recognizer is shown."""
 
 
 @pytest.fixture(scope="package")
@@ -27,9 +34,34 @@ def as_detected(label: MatDie) -> DetectedDie:
     return DetectedDie(centre, box, label.die.value, label.die.color, 1.0, 1.0, 1.0)
 
 
-def crop_offset(photo: np.ndarray, part: np.ndarray) -> tuple[int, int]:
-    """Where `part`, cut from `photo`, lies in it: found by matching the part's (busy) middle."""
-    height, width = part.shape[:2]
-    middle = part[height // 2 - 48 : height // 2 + 48, width // 2 - 48 : width // 2 + 48]
-    x, y = cv2.minMaxLoc(cv2.matchTemplate(photo, middle, cv2.TM_SQDIFF))[2]
-    return x - (width // 2 - 48), y - (height // 2 - 48)
+class ExactRecognizer:
+    """Stands in for the dice models on one rendered mat: finds its dice where they stand in the mat's
+    top-down view, and reads each box as the die standing nearest its centre, unsurely in `unsure_zones`.
+
+    `shown` records the size of every image it was given.
+    """
+
+    def __init__(self, scene: MatScene, unsure_zones: Collection[str] = ()) -> None:
+        self.scene = scene
+        self.unsure_zones = unsure_zones
+        self.shown: list[tuple[int, int]] = []
+        self._footprints = np.array([label.mat_point for label in scene.dice]).reshape(-1, 2)
+
+    def recognize_pixels(self, pixels: np.ndarray) -> DiceObservation:
+        self.shown.append(pixels.shape[:2])
+        half = 0.75 * DIE_EDGE * VIEW_SCALE  # a die's box in the view is about 1.5 edges across
+        dice = []
+        for label, (x, y) in zip(self.scene.dice, mat_to_view(self._footprints), strict=True):
+            box = (x - half, y - half, x + half, y + half)
+            dice.append(DetectedDie((x, y), box, label.die.value, label.die.color, 1.0, 1.0, 1.0))
+        return DiceObservation(pixels.shape[1], pixels.shape[0], tuple(dice))
+
+    def read_boxes(self, pixels: np.ndarray, boxes: Sequence[Box]) -> list[DieReading]:
+        self.shown.append(pixels.shape[:2])
+        readings = []
+        for x0, y0, x1, y1 in boxes:
+            point = view_to_mat(np.array([[(x0 + x1) / 2, (y0 + y1) / 2]]))[0]
+            label = self.scene.dice[int(np.argmin(np.hypot(*(self._footprints - point).T)))]
+            confidence = 0.5 if label.zone in self.unsure_zones else 1.0
+            readings.append(DieReading(1.0, label.die.value, confidence, label.die.color, 1.0))
+        return readings

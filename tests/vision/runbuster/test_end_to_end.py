@@ -9,9 +9,8 @@ import cv2
 import pytest
 
 from vision.read import READER_MODEL
-from vision.recognizer import DiceRecognizer
 from vision.runbuster.mat import ZONE_KEYS
-from vision.runbuster.zones import read_mat_photo
+from vision.runbuster.zones import SharedRecognizer, read_mat_photo
 from vision.synth.mat import DEMO_TABLES, MatScene
 
 pytestmark = pytest.mark.skipif(not READER_MODEL.is_file(), reason="the dice reader model has not landed")
@@ -19,15 +18,15 @@ pytestmark = pytest.mark.skipif(not READER_MODEL.is_file(), reason="the dice rea
 DEMO_FOLDER = Path(__file__).parents[3] / "companion_app" / "demo" / "runbuster"
 
 
-def test_dice_are_found_read_and_placed_in_their_zones(
-    mat_scenes: list[MatScene], recognizer: DiceRecognizer
-) -> None:
+def test_dice_are_found_read_and_placed_in_their_zones(mat_scenes: list[MatScene]) -> None:
     """Per zone, the values read match the values rendered.
 
-    Issue 6 asks for >= 99.5 % of the dice with as few extras. The shipped dice reader reaches 440 of 510
-    right with 56 extras (86 %; models/MODEL_CARD.md says why the reader is the weak stage), so these floors
-    guard that level against regression; raise them to the target when a better reader ships.
+    Issue 6 asks for >= 99.5 % of the dice with as few extras. Read on the mat's top-down views, the
+    shipped dice reader gets 482 of these 510 right with 23 extras (94.5 %; the errors left are mostly
+    values misread, `python -m bench.bench_runbuster_camera` sorts them by kind), so these floors guard
+    that level against regression, short of the target; raise them when a better reader ships.
     """
+    recognizer = SharedRecognizer()
     right = missed = extra = 0
     for scene in mat_scenes:
         reading = read_mat_photo(recognizer, scene.image)
@@ -38,15 +37,16 @@ def test_dice_are_found_read_and_placed_in_their_zones(
             extra += sum((read - truth).values())
     total = right + missed
     assert total >= 400
-    assert right / total >= 0.84, f"{missed} of {total} dice missed, misread or in the wrong zone"
-    assert extra / total <= 0.13, f"{extra} dice read where none lie ({total} dice)"
+    assert right / total >= 0.93, f"{missed} of {total} dice missed, misread or in the wrong zone"
+    assert extra / total <= 0.06, f"{extra} dice read where none lie ({total} dice)"
 
 
-def test_the_demo_photos_read_as_their_tables(recognizer: DiceRecognizer) -> None:
-    """Every demo die found in its zone; the shipped reader reads the values of 25 of the 31 right.
+def test_the_demo_photos_read_as_their_tables() -> None:
+    """Every demo die found in its zone; the shipped reader reads the values of 28 of the 31 right.
 
     The floor guards that level; the target is every zone of every demo photo read exactly.
     """
+    recognizer = SharedRecognizer()
     right = total = 0
     for name, table in DEMO_TABLES.items():
         image = cv2.imread(str(DEMO_FOLDER / name))
@@ -56,4 +56,4 @@ def test_the_demo_photos_read_as_their_tables(recognizer: DiceRecognizer) -> Non
             right += sum((truth & read).values())
             total += sum(truth.values())
             assert len(reading.values(key)) == len(table.get(key, ())), f"{name}: {key} has the wrong count"
-    assert right >= 25, f"{total - right} of {total} demo dice misread"
+    assert right >= 28, f"{total - right} of {total} demo dice misread"

@@ -7,8 +7,8 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from tests.vision.runbuster.conftest import as_detected, crop_offset
-from vision.observation import DetectedDie, DiceObservation
+from tests.vision.runbuster.conftest import VIEW_SHAPE, ExactRecognizer, as_detected
+from vision.observation import DetectedDie
 from vision.runbuster.locate import MatLocation, locate_mat
 from vision.runbuster.mat import MARKERS, PRINTED_AREAS, ZONE_KEYS, Paper
 from vision.runbuster.zones import assign_dice, read_mat, read_mat_photo
@@ -58,7 +58,7 @@ def test_dice_off_the_sheet_on_the_print_or_not_die_sized_are_left_out(mat_scene
     middles = [((a.left + a.right) / 2, (a.top + a.bottom) / 2) for a in PRINTED_AREAS]
     on_letters = [_die_at(location, middle) for middle in middles]
     assert assign_dice(location, on_letters).dice == ()
-    for size in (0.4, 3.0):  # too small for a die, a hand reaching in
+    for size in (0.6, 3.5):  # too small for a die, a hand reaching in
         assert assign_dice(location, [_die_at(location, (200.0, 260.0), size=size)]).dice == ()
 
 
@@ -83,29 +83,21 @@ def test_an_a4_mat_maps_dice_at_the_height_of_a_die_on_the_smaller_print(mat_sce
     assert assign_dice(location, []).dice == ()
 
 
-class _CropCheckingRecognizer:
-    """Reports the rendered dice in the coordinates of the part of the photo it is shown."""
-
-    def __init__(self, scene: MatScene) -> None:
-        self.scene = scene
-        self.shown: tuple[int, int] = (0, 0)
-
-    def recognize_pixels(self, pixels: np.ndarray) -> DiceObservation:
-        self.shown = pixels.shape[:2]
-        x0, y0 = crop_offset(self.scene.image, pixels)
-        dice = []
-        for label in self.scene.dice:
-            die = as_detected(label)
-            box = (die.box[0] - x0, die.box[1] - y0, die.box[2] - x0, die.box[3] - y0)
-            dice.append(replace(die, center=(die.center[0] - x0, die.center[1] - y0), box=box))
-        return DiceObservation(pixels.shape[1], pixels.shape[0], tuple(dice))
-
-
-def test_a_photo_is_read_on_the_mats_part_only(mat_scenes: list[MatScene]) -> None:
+def test_a_photo_is_read_on_the_mats_top_down_views(mat_scenes: list[MatScene]) -> None:
+    """The recognizer is shown the top-down views only, and each die lands in its zone with its value."""
     for scene in mat_scenes[:4]:
-        recognizer = _CropCheckingRecognizer(scene)
+        recognizer = ExactRecognizer(scene)
         reading = read_mat_photo(recognizer, scene.image)
-        height, width = scene.image.shape[:2]
-        assert recognizer.shown[0] * recognizer.shown[1] < height * width
+        assert recognizer.shown == [VIEW_SHAPE, VIEW_SHAPE]
         for key in ZONE_KEYS:
             assert reading.values(key) == scene.values(key)
+
+
+def test_a_die_found_twice_is_placed_once(mat_scenes: list[MatScene]) -> None:
+    """Two detections closer than a die's edge are one die: the more confident one is kept."""
+    location = locate_mat(mat_scenes[0].image)
+    sure, doubtful = _die_at(location, (200.0, 260.0), 4), _die_at(location, (208.0, 262.0), 2)
+    reading = assign_dice(location, [replace(doubtful, detection_confidence=0.5), sure])
+    assert [d.value for d in reading.dice] == [4]
+    neighbours = [sure, _die_at(location, (217.0, 260.0), 2)]  # two dice side by side
+    assert [d.value for d in assign_dice(location, neighbours).dice] == [4, 2]
