@@ -21,17 +21,28 @@ def _standings(game: history.Game) -> list[sagrada_table.Standing]:
     return sagrada_table.standings(game.setup, views)
 
 
+def _solo(game: history.Game, standings: list[sagrada_table.Standing]) -> sagrada_table.SoloResult | None:
+    return sagrada_table.solo_result([line.view for line in standings], history.captures(game))
+
+
 @bp.get("/scores")
 def score_sheet(token: str) -> str:
     game = load_sagrada_game(token)
+    standings = _standings(game)
     return render_template(
-        "scores.html", game=game, standings=_standings(game), ended=history.has_ended(game)
+        "scores.html",
+        game=game,
+        standings=standings,
+        solo=_solo(game, standings),
+        ended=history.has_ended(game),
     )
 
 
 @bp.get("/scores.json")
 def score_json(token: str) -> dict[str, Any]:
     game = load_sagrada_game(token)
+    standings = _standings(game)
+    solo = _solo(game, standings)
     return {
         "game": game.kind,
         "created_at": game.created_at,
@@ -43,12 +54,13 @@ def score_json(token: str) -> dict[str, Any]:
                 "player": line.view.player.name,
                 "colour": line.view.player.colour,
                 "pattern": line.view.pattern.name,
-                "private_objective": line.view.private_objective.name,
+                "private_objective": line.view.private_objective_names,
                 "window": str(line.view.window) if line.view.window is not None else None,
                 "score": line.view.score.to_json() if line.view.score is not None else None,
             }
-            for line in _standings(game)
+            for line in standings
         ],
+        "solo": {"target": solo.target, "beaten": solo.beaten} if solo is not None else None,
     }
 
 

@@ -3,7 +3,7 @@
 A Sagrada capture's reading is `{"window": <window notation> | null, "favor_tokens": int | null,
 "unsure": [<cell>, ...], "message": <for the page> | null, "annotated": <photo file> | null}`, typed by a
 player or given by the photo reader; the corrections in force are laid over it, and the engine audits and
-scores the result.
+scores the result. In solo play a capture may also carry `"round_track_total"`, the target to beat.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from werkzeug.datastructures import MultiDict
 
 from companion_app.history import Capture, Player
 from engine.core import EngineError, IllegalMove, Violation
+from engine.sagrada.game import SOLO_POOL_SIZE, SOLO_PUBLIC_OBJECTIVES
 from engine.sagrada.objectives import PUBLIC_OBJECTIVES, PrivateObjective, public_objectives
 from engine.sagrada.rules import PRESETS, Rules, rules_named
 from engine.sagrada.scoring import ScoreBreakdown, ranking_key, score_window
@@ -36,8 +37,12 @@ from engine.sagrada.window import (
 )
 
 KIND = "sagrada"
-MIN_PLAYERS = 2
+MIN_PLAYERS = 1  # one player plays the solo game
 MAX_PLAYERS = 4
+SOLO_TOOL_CARDS = range(1, 6)
+"""Solo play's difficulty is its number of tool cards: 1 is the hardest, 5 the easiest."""
+MOST_ROUND_TRACK = 10 * SOLO_POOL_SIZE * 6
+"""The largest solo target: ten rounds, each leaving at most its whole pool of sixes on the track."""
 
 
 class SetupError(ValueError):
@@ -80,13 +85,19 @@ def read_setup(
         rules = rules_named(form.get("ruleset", ""))
     except EngineError as error:
         raise SetupError(str(error)) from None
+    solo = len(seats) == 1
     objectives = form.getlist("public_objective")
-    if len(objectives) != rules.public_objectives:
-        wanted = rules.public_objectives
-        raise SetupError(f"the {rules.name} rules use {wanted} public objectives, {len(objectives)} chosen")
+    wanted = SOLO_PUBLIC_OBJECTIVES if solo else rules.public_objectives
+    if len(objectives) != wanted:
+        who = "solo play" if solo else f"the {rules.name} rules"
+        raise SetupError(f"{who} uses {wanted} public objectives, {len(objectives)} chosen")
     tools = form.getlist("tool")
     allowed = TOOL_SETS[rules.tool_set]
-    if len(tools) != rules.tool_cards:
+    if solo and len(tools) not in SOLO_TOOL_CARDS:
+        fewest, most = SOLO_TOOL_CARDS.start, SOLO_TOOL_CARDS.stop - 1
+        chosen = len(tools)
+        raise SetupError(f"solo play uses {fewest} to {most} tool cards (fewer is harder), {chosen} chosen")
+    if not solo and len(tools) != rules.tool_cards:
         raise SetupError(f"the {rules.name} rules use {rules.tool_cards} tool cards, {len(tools)} chosen")
     try:
         cards = public_objectives(objectives)
@@ -99,6 +110,8 @@ def read_setup(
     if len(set(chosen_tools)) != len(chosen_tools):
         raise SetupError("a tool card is chosen twice")
     players = [_read_player_setup(form, seat, rules, len(seats)) for seat in seats]
+    if solo:
+        players[0] |= _read_solo_setup(form, players[0]["private_objective"])
     for field, what in (("pattern", "window pattern"), ("private_objective", "private objective")):
         taken = [p[field] for p in players]
         if len(set(taken)) != len(taken):
@@ -124,6 +137,29 @@ def _read_player_setup(
         "private_objective": private.color.label,
         "favor_tokens": rules.favor_tokens(pattern.difficulty, player_count),
     }
+
+
+def _read_solo_setup(form: MultiDict[str, str], first_private: str) -> dict[str, Any]:
+    """Solo play's second private objective (the better of the two scores) and no favor tokens."""
+    try:
+        second = PrivateObjective.parse(form.get("private_solo", ""))
+    except EngineError as error:
+        raise SetupError(f"solo play's second private objective: {error}") from None
+    if second.color.label == first_private:
+        raise SetupError("solo play's two private objectives must be of different colours")
+    return {"second_private_objective": second.color.label, "favor_tokens": 0}
+
+
+def round_track_total(text: str) -> int | None:
+    """The solo target typed on the capture form: the values of the round track's dice added up."""
+    if not text.strip():
+        return None
+    if not text.strip().isdigit():
+        raise ReadingError(f"the round track's total must be a whole number, got {text!r}")
+    total = int(text)
+    if total > MOST_ROUND_TRACK:
+        raise ReadingError(f"the round track holds at most {MOST_ROUND_TRACK} points of dice, not {total}")
+    return total
 
 
 def typed_reading(text: str, favor_tokens: str) -> dict[str, Any]:
@@ -207,7 +243,7 @@ class PlayerWindow:
 
     player: Player
     pattern: Pattern
-    private_objective: PrivateObjective
+    private_objectives: tuple[PrivateObjective, ...]  # two in solo play, which scores the better
     capture: Capture | None
     window: Window | None  # None until a capture holds a window
     message: str | None  # what the reader said of the latest capture, or why it holds no window
@@ -222,6 +258,10 @@ class PlayerWindow:
     @property
     def violations(self) -> tuple[Violation, ...]:
         return self.score.violations if self.score is not None else ()
+
+    @property
+    def private_objective_names(self) -> str:
+        return " or ".join(private.name for private in self.private_objectives)
 
 
 def captured_window(capture: Capture) -> Window | None:
@@ -242,10 +282,15 @@ def player_windows(
     """Every player's latest window, scored under the game's rules, with what changed since the one before."""
     rules = rules_named(setup["ruleset"])
     cards = public_objectives(setup["public_objectives"])
+    solo = len(players) == 1
     views = []
     for player in players:
         pattern = find_pattern(player.setup["pattern"])
-        private = PrivateObjective.parse(player.setup["private_objective"])
+        privates = tuple(
+            PrivateObjective.parse(player.setup[key])
+            for key in ("private_objective", "second_private_objective")
+            if key in player.setup
+        )
         own = [c for c in captures if c.player_id == player.id]
         capture = own[-1] if own else None
         window = captured_window(capture) if capture is not None else None
@@ -257,9 +302,10 @@ def player_windows(
                 window,
                 pattern,
                 objectives=cards,
-                private=private.color,
-                favor_tokens=player.setup["favor_tokens"] if tokens is None else tokens,
+                private=[private.color for private in privates],
+                favor_tokens=0 if solo else player.setup["favor_tokens"] if tokens is None else tokens,
                 rules=rules,
+                empty_space_penalty=rules.solo_empty_space_penalty if solo else None,
             )
             earlier = (w for c in reversed(own[:-1]) if (w := captured_window(c)) is not None)
             changes = changes_since(next(earlier, None), window, pattern, player.name)
@@ -271,7 +317,7 @@ def player_windows(
             PlayerWindow(
                 player=player,
                 pattern=pattern,
-                private_objective=private,
+                private_objectives=privates,
                 capture=capture,
                 window=window,
                 message=message,
@@ -402,3 +448,27 @@ def standings(setup: dict[str, Any], views: Sequence[PlayerWindow]) -> list[Stan
             )
         )
     return lines
+
+
+@dataclass(frozen=True)
+class SoloResult:
+    """Solo play's outcome: the score against the target, the round track's dice added up (None until a
+    capture gives it); the player wins by beating the target."""
+
+    total: int
+    target: int | None
+
+    @property
+    def beaten(self) -> bool | None:
+        return None if self.target is None else self.total > self.target
+
+
+def solo_result(views: Sequence[PlayerWindow], captures: Sequence[Capture]) -> SoloResult | None:
+    """The solo outcome so far; None when the game has more than one player."""
+    if len(views) != 1:
+        return None
+    targets = [
+        c.reading["round_track_total"] for c in captures if c.reading.get("round_track_total") is not None
+    ]
+    score = views[0].score
+    return SoloResult(score.total if score is not None else 0, targets[-1] if targets else None)

@@ -108,10 +108,12 @@ def page_context(game: Game) -> dict[str, object]:
     """What the game page and its live panel show."""
     players = history.players(game)
     captures = history.captures(game)
+    windows = sagrada_table.player_windows(game.setup, players, captures)
     return {
         "game": game,
         "players": players,
-        "windows": sagrada_table.player_windows(game.setup, players, captures),
+        "windows": windows,
+        "solo": sagrada_table.solo_result(windows, captures),
         "ended": history.has_ended(game),
         "last_event_id": history.last_event_id(game),
         "recent_events": history.events_after(game, 0)[-8:][::-1],
@@ -193,6 +195,10 @@ def add_capture(token: str) -> BaseResponse:
             reading = sagrada_table.typed_reading(typed, request.form.get("favor_tokens", ""))
         except sagrada_table.ReadingError as error:
             abort(400, description=f"The typed window could not be read: {error}.")
+    try:
+        target = sagrada_table.round_track_total(request.form.get("round_track", ""))
+    except sagrada_table.ReadingError as error:
+        abort(400, description=f"The solo target could not be read: {error}.")
     photo = None
     if sent is not None:
         data, label, sent_what = sent
@@ -201,6 +207,8 @@ def add_capture(token: str) -> BaseResponse:
             reading = read_photo(game, player, decoded)
         name = keep_photo(data, decoded, Path(current_app.config["PHOTO_FOLDER"]))
         photo = (name, decoded.stored_width, decoded.stored_height)
+    if target is not None and len(history.players(game)) == 1:
+        reading["round_track_total"] = target
     if sent is None:
         summary = f"{player.name} sent a typed window"
     else:

@@ -70,7 +70,8 @@ def test_text_ruleset_takes_two_objectives_and_generic_tools(client: FlaskClient
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [
-        ({"name_2": ""}, "Sagrada needs 2 to 4 players, got 1"),
+        ({"name_1": " ", "name_2": ""}, "Sagrada needs 1 to 4 players, got 0"),
+        ({"name_2": ""}, "solo play uses 2 public objectives, 3 chosen"),
         ({"ruleset": "house"}, "unknown Sagrada ruleset"),
         ({"public_objective": ["Light Shades"]}, "3 public objectives, 1 chosen"),
         ({"public_objective": ["Light Shades", "Deep Shades", "Row Fun"]}, "unknown public objective"),
