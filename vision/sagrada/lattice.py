@@ -129,6 +129,10 @@ _MIN_LAYOUT_MATCH = 0.45
 """Correlation with the grid's layout that a window must reach."""
 _MOST_ALIGNMENTS = 12
 """Most guesses aligned on the grout per photo (each alignment costs a few milliseconds)."""
+_RIVALS = 3
+"""Distinct guesses aligned at each place before the best fit there is kept."""
+_CLEARLY_BETTER = 0.05
+"""How much better a later guess's aligned match must be to replace the best guess's fit."""
 _ECC_CRITERIA = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 30, 1e-3)
 _CARD_CORNERS = np.array([[0, 0], [CARD_WIDTH, 0], [CARD_WIDTH, CARD_HEIGHT], [0, CARD_HEIGHT]], np.float32)
 _GRID_IN_CARD = np.array([[1.0, 0, FRAME], [0, 1.0, FRAME], [0, 0, 1.0]])
@@ -325,6 +329,14 @@ def _completions(corners: FloatArray) -> list[FloatArray]:
     return quads
 
 
+def _at_edge(corners: FloatArray, shape: tuple[int, ...]) -> bool:
+    """Whether a corner of the outline lies on the photo's edge, where the photo may cut the card."""
+    height, width = shape[:2]
+    return bool(
+        (corners.min() <= 1) or (corners[:, 0].max() >= width - 2) or (corners[:, 1].max() >= height - 2)
+    )
+
+
 def _guesses(
     brightness: npt.NDArray[np.float32], corners: FloatArray
 ) -> list[tuple[float, FloatArray, FloatArray]]:
@@ -344,32 +356,36 @@ def _windows_in(
 ) -> list[tuple[float, FloatArray, FloatArray]]:
     """(layout match, grid_to_image, outline) of each window found.
 
-    Every candidate outline is tried in its four turns (and, when none matches the layout, with one corner
-    completed); the best guesses are aligned on the grout, a place at a time, until one holds there.
+    Every candidate outline is tried in its four turns (and with one corner completed where none matches
+    the layout, or where the photo's edge cuts the outline); the best guesses are aligned on the grout, a
+    place at a time, until one holds there.
     """
     guesses = []
     for outline in _card_outlines(brightness, min_grid_px):
         tried = _guesses(brightness, outline)
-        if max(match for match, _, _ in tried) < _MIN_LAYOUT_MATCH:
+        if max(match for match, _, _ in tried) < _MIN_LAYOUT_MATCH or _at_edge(outline, brightness.shape):
             tried += [
                 guess for completed in _completions(outline) for guess in _guesses(brightness, completed)
             ]
         guesses += [guess for guess in tried if guess[0] >= _MIN_LAYOUT_MATCH / 3]
     found: list[tuple[float, FloatArray, FloatArray]] = []
     alignments = 0
-    for match, grid_to_image, corners in sorted(guesses, key=lambda guess: -guess[0]):
-        outline = project(grid_to_image, _GRID_CORNERS)
-        if any(_overlap(outline, project(other, _GRID_CORNERS)) for _, other, _ in found):
-            continue
-        if alignments == _MOST_ALIGNMENTS:
-            break
-        alignments += 1
-        # The alignment may slide onto a wrong grid where dice hide the grout: the guess may stay best.
-        aligned = _COARSE.align(brightness, grid_to_image)
-        best_match, best = max(
-            ((_COARSE.match(brightness, aligned), aligned), (match, grid_to_image)),
-            key=lambda option: option[0],
-        )
+    waiting = sorted(guesses, key=lambda guess: -guess[0])
+    while waiting and alignments < _MOST_ALIGNMENTS:
+        # At the best guess's place its few best distinct guesses are aligned: a guess from the card's
+        # outline may match the layout fairly yet lie turned. Where dice hide the grout the match is less
+        # sure than the guess's order, so another fit must match clearly better to be preferred.
+        place = project(waiting[0][1], _GRID_CORNERS)
+        rivals = [guess for guess in waiting if _overlap(place, project(guess[1], _GRID_CORNERS))]
+        tried = _distinct(rivals)[: min(_RIVALS, _MOST_ALIGNMENTS - alignments)]
+        alignments += len(tried)
+        fits = [
+            (*_aligned(brightness, match, grid_to_image), corners) for match, grid_to_image, corners in tried
+        ]
+        best_match, best, corners = fits[0]
+        for fit in fits[1:]:
+            if fit[0] > best_match + _CLEARLY_BETTER:
+                best_match, best, corners = fit
         outline = project(best, _GRID_CORNERS)
         if (
             best_match >= _MIN_LAYOUT_MATCH
@@ -377,29 +393,61 @@ def _windows_in(
             and float(np.linalg.norm(outline[1] - outline[0])) >= min_grid_px
         ):
             found.append((best_match, best, corners))
+            waiting = [guess for guess in waiting if not any(guess is rival for rival in rivals)]
+        else:
+            waiting = [guess for guess in waiting if not any(guess is one for one in tried)]
     return found
+
+
+def _aligned(
+    brightness: npt.NDArray[np.float32], match: float, grid_to_image: FloatArray
+) -> tuple[float, FloatArray]:
+    """A guess aligned on the grout, with its layout match; the guess itself where the alignment slid
+    onto a worse fit (dice hiding the grout)."""
+    aligned = _COARSE.align(brightness, grid_to_image)
+    return max(
+        ((_COARSE.match(brightness, aligned), aligned), (match, grid_to_image)), key=lambda fit: fit[0]
+    )
+
+
+def _distinct(
+    guesses: list[tuple[float, FloatArray, FloatArray]],
+) -> list[tuple[float, FloatArray, FloatArray]]:
+    """The guesses less those whose grid lies within a tenth of a space of a better one's."""
+    kept: list[tuple[float, FloatArray, FloatArray]] = []
+    for guess in guesses:
+        corners = project(guess[1], _GRID_CORNERS)
+        tolerance = 0.1 * float(np.linalg.norm(corners[1] - corners[0])) / COLS
+        if all(np.abs(corners - project(other[1], _GRID_CORNERS)).max() > tolerance for other in kept):
+            kept.append(guess)
+    return kept
 
 
 def find_windows(image: BGRImage, min_space_px: float = 12.0) -> list[WindowLattice]:
     """Every window whose spaces show at least `min_space_px` wide, best layout match first: found in a
     copy shrunk to `WORKING_LONG_SIDE`, aligned on the full image's grout, turned by its name strip."""
-    shrink = math.ceil(max(image.shape[:2]) / WORKING_LONG_SIDE)
-    small = image
+    height, width = image.shape[:2]
+    shrink = max(height, width) / WORKING_LONG_SIDE
+    small, to_image = image, np.eye(3)
     if shrink > 1:
-        small = cast(
-            BGRImage, cv2.resize(image, None, fx=1 / shrink, fy=1 / shrink, interpolation=cv2.INTER_AREA)
-        )
-    # A shrunk pixel's centre lies in the middle of the block of `shrink` pixels it stands for.
-    offset = (shrink - 1) / 2
-    to_image = np.array([[float(shrink), 0, offset], [0, float(shrink), offset], [0, 0, 1.0]])
+        size = (round(width / shrink), round(height / shrink))
+        small = cast(BGRImage, cv2.resize(image, size, interpolation=cv2.INTER_AREA))
+        # Pixel centres: a shrunk pixel x stands for (x + 0.5) * scale - 0.5 in the photo.
+        scale_x, scale_y = width / size[0], height / size[1]
+        to_image = np.array([[scale_x, 0, (scale_x - 1) / 2], [0, scale_y, (scale_y - 1) / 2], [0, 0, 1.0]])
     brightness = _brightness(image)
     lattices = []
-    for _, coarse, outline in _windows_in(_brightness(small), min_space_px * COLS / shrink):
-        grid_to_image = _FINE.align(brightness, to_image @ coarse)
+    for _, coarse, outline in _windows_in(_brightness(small), min_space_px * COLS / max(shrink, 1)):
+        # As in the coarse step, the fine alignment may slide off (a card cut by the photo's edge): the
+        # coarse fit stays where it matches the fine layout better.
+        start = to_image @ coarse
+        match, grid_to_image = max(
+            ((_FINE.match(brightness, fit), fit) for fit in (start, _FINE.align(brightness, start))),
+            key=lambda option: option[0],
+        )
         margin = _name_strip_margin(brightness, grid_to_image, project(to_image, outline))
         if margin < 0:
             grid_to_image, margin = grid_to_image @ _HALF_TURN, -margin
-        match = _FINE.match(brightness, grid_to_image)
         lattices.append(WindowLattice(grid_to_image / grid_to_image[2, 2], margin, match))
     return lattices
 

@@ -31,6 +31,17 @@ from engine.sagrada.window import (
     official_patterns,
 )
 from vision.colors import COLOR_SETS, HsvRange
+from vision.sagrada.lattice import (
+    CARD_HEIGHT,
+    CARD_WIDTH,
+    FRAME,
+    GRID_HEIGHT,
+    GRID_WIDTH,
+    GROUT,
+    NAME_STRIP,
+    PITCH,
+    SPACE,
+)
 from vision.synth.camera import Camera, look_at_table
 from vision.synth.dice import PIP_LAYOUTS, Box, DieLook, die_rotation, spread3
 from vision.synth.scene import (
@@ -52,17 +63,8 @@ from vision.synth.textures import solid_canvas
 FloatArray = NDArray[np.float64]
 Image = NDArray[np.float32]
 
-# Card geometry in die edges: spaces a little larger than a die, thin dark grout between them.
-SPACE = 1.14
-GROUT = 0.1
-PITCH = SPACE + GROUT
-GRID_WIDTH = COLS * PITCH + GROUT
-GRID_HEIGHT = ROWS * PITCH + GROUT
-FRAME = 0.35
-NAME_STRIP = 0.8
-CARD_WIDTH = GRID_WIDTH + 2 * FRAME
-CARD_HEIGHT = GRID_HEIGHT + 2 * FRAME + NAME_STRIP
 CARD_THICKNESS = 0.12
+"""The card's thickness in die edges (its other measures are the reader's, `vision.sagrada.lattice`)."""
 
 PRINTED_COLORS: dict[Color, HsvRange] = {
     Color.RED: HsvRange((-5, 4), (170, 240), (150, 225)),
