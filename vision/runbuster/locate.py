@@ -72,6 +72,11 @@ class MatLocation:
         return cast(FloatArray, cv2.perspectiveTransform(source, homography).reshape(-1, 2))
 
     @property
+    def camera_position(self) -> FloatArray:
+        """Where the camera is, in mat units: x and y on the sheet, z negative above it."""
+        return np.asarray(-self.rotation.T @ self.translation, np.float64)
+
+    @property
     def outline(self) -> FloatArray:
         """The sheet's corners in the image: top-left, top-right, bottom-right, bottom-left as printed."""
         return self.to_image(np.array([[0, 0], [MAT_WIDTH, 0], [MAT_WIDTH, MAT_HEIGHT], [0, MAT_HEIGHT]]))

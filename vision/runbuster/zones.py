@@ -46,6 +46,9 @@ FACE_BOX = 1.35
 """The box the reader is shown round a top face, in die edges: the face turned 45 degrees just fits."""
 CLOSEST_DICE = 0.8
 """Footprints closer than this many die edges are one die found twice; the more confident is kept."""
+TOWARDS_CAMERA = 0.9
+"""Two footprints less than an edge apart, lined up within this cosine of the way to the camera, are a
+die's top and its near side found apart (two dice that close would have to touch in that very line)."""
 
 
 @dataclass(frozen=True)
@@ -110,9 +113,16 @@ def assign_dice(location: MatLocation, dice: Sequence[DetectedDie], paper: Paper
             continue
         if _on_print(x, y) or not _die_sized(location, die, float(x), float(y), edge):
             continue
-        if any(math.dist((x, y), other.mat_point) < CLOSEST_DICE * edge for other in kept.values()):
-            continue
-        kept[index] = PlacedDie(_zone_at(x, y, edge / 2), (float(x), float(y)), die)
+        point = (float(x), float(y))
+        twin = next(
+            (k for k, other in kept.items() if _one_die(location, point, other.mat_point, edge)), None
+        )
+        if twin is None:
+            kept[index] = PlacedDie(_zone_at(*point, edge / 2), point, die)
+        elif math.dist(point, kept[twin].mat_point) >= CLOSEST_DICE * edge:
+            # The top and the near side of a die seen aslant, found apart: the die stands between them.
+            middle = ((point[0] + kept[twin].mat_point[0]) / 2, (point[1] + kept[twin].mat_point[1]) / 2)
+            kept[twin] = replace(kept[twin], zone=_zone_at(*middle, edge / 2), mat_point=middle)
     placed = tuple(kept[index] for index in sorted(kept))
     return MatReading(placed, location.markers, location.reprojection_error)
 
@@ -133,6 +143,20 @@ def _die_sized(location: MatLocation, die: DetectedDie, x: float, y: float, edge
     face_side = float(np.sqrt(abs(np.dot(xs, np.roll(ys, 1)) - np.dot(ys, np.roll(xs, 1))) / 2))
     ratio = float(np.sqrt(max(die.width, 0.0) * max(die.height, 0.0))) / max(face_side, 1e-9)
     return DIE_SIZE_RANGE[0] <= ratio <= DIE_SIZE_RANGE[1]
+
+
+def _one_die(location: MatLocation, a: tuple[float, float], b: tuple[float, float], edge: float) -> bool:
+    """Whether detections with footprints `a` and `b` are one die (see CLOSEST_DICE and TOWARDS_CAMERA)."""
+    apart = math.dist(a, b)
+    if apart < CLOSEST_DICE * edge:
+        return True
+    if apart >= edge:
+        return False
+    camera = location.camera_position[:2]
+    between = np.subtract(b, a)
+    towards = camera - np.add(a, b) / 2
+    cosine = abs(float(between @ towards)) / max(apart * float(np.linalg.norm(towards)), 1e-9)
+    return cosine >= TOWARDS_CAMERA
 
 
 def _zone_at(x: float, y: float, tolerance: float) -> str | None:

@@ -101,3 +101,31 @@ def test_a_die_found_twice_is_placed_once(mat_scenes: list[MatScene]) -> None:
     assert [d.value for d in reading.dice] == [4]
     neighbours = [sure, _die_at(location, (217.0, 260.0), 2)]  # two dice side by side
     assert [d.value for d in assign_dice(location, neighbours).dice] == [4, 2]
+
+
+def test_a_die_seen_aslant_found_as_its_top_and_its_near_side_is_one_die(mat_scenes: list[MatScene]) -> None:
+    """Detections less than an edge apart in line with the camera are one die, standing between them;
+    as far apart across that line they are two."""
+    location = locate_mat(mat_scenes[0].image)
+    centre = np.array([200.0, 260.0])
+    towards = location.camera_position[:2] - centre
+    towards /= np.linalg.norm(towards)
+    top, side = centre - 6.5 * towards, centre + 6.5 * towards
+    found = [_die_at(location, (top[0], top[1]), 4), _die_at(location, (side[0], side[1]), 2, size=1.2)]
+    reading = assign_dice(location, [found[0], replace(found[1], detection_confidence=0.5)])
+    assert [d.value for d in reading.dice] == [4]
+    assert np.allclose(reading.dice[0].mat_point, centre, atol=1e-6)
+    across = np.array([-towards[1], towards[0]]) * 6.5
+    left, right = centre + across, centre - across
+    beside = [_die_at(location, (left[0], left[1]), 4), _die_at(location, (right[0], right[1]), 2)]
+    assert [d.value for d in assign_dice(location, beside).dice] == [4, 2]
+
+
+def test_the_camera_is_placed_above_the_mat(mat_scenes: list[MatScene]) -> None:
+    """The camera's estimated place projects the mat's centre to where the homography puts it."""
+    location = locate_mat(mat_scenes[0].image)
+    camera = location.camera_position
+    assert camera[2] < -200  # above the sheet (the mat's z points into the table), tens of cm away
+    ray = np.array([210.0, 148.5, 0.0]) - camera
+    seen = location.camera_matrix @ (location.rotation @ (camera + 0.5 * ray) + location.translation)
+    assert np.allclose(seen[:2] / seen[2], location.to_image(np.array([[210.0, 148.5]]))[0], atol=1.0)
