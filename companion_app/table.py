@@ -255,11 +255,19 @@ def read_photo(game: Game, player: Player, decoded: DecodedImage) -> dict[str, A
         annotated = answer.get("annotated")
         reading = sagrada_table.photo_reading(answer)
     except (VisionError, sagrada_table.ReadingError) as error:
-        message = f"The photo is kept, but it could not be read ({error}): type or tap in the window."
-        return {"source": "photo", "window": None, "favor_tokens": None, "message": message}
+        return _unread(f"The photo is kept, but it could not be read ({error}): type or tap in the window.")
+    except Exception:
+        # A fault inside the recognition models (an onnxruntime error, say) must not lose the upload: the
+        # photo is kept, the players type or tap the window, and the server log has the traceback.
+        current_app.logger.exception("the Sagrada photo reader failed")
+        return _unread("The photo is kept, but the photo reader failed on it: type or tap in the window.")
     if annotated is not None:
         reading["annotated"] = keep_drawn(annotated, Path(current_app.config["PHOTO_FOLDER"]))
     return reading
+
+
+def _unread(message: str) -> dict[str, Any]:
+    return {"source": "photo", "window": None, "favor_tokens": None, "message": message}
 
 
 @bp.get("/captures/<int:capture_id>/photo")

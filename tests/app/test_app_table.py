@@ -268,6 +268,20 @@ def test_a_reader_that_finds_no_window_leaves_the_photo_to_the_players(
     assert "could not be read (no Sagrada window found in the photo)" in client.get(game).text
 
 
+def test_a_reader_that_crashes_keeps_the_photo_and_asks_for_the_window(
+    app: Flask, client: FlaskClient, game: str
+) -> None:
+    def reader(_image: DecodedImage, _pattern: Pattern) -> dict[str, object]:
+        raise RuntimeError("INVALID_ARGUMENT: Got invalid dimensions for input")
+
+    app.config["PHOTO_READERS"] = {"sagrada": reader}
+    assert send_photo(client, game) == 303
+    assert len(capture_ids(app)) == 1
+    page = client.get(game).text
+    assert "The photo is kept, but the photo reader failed on it" in page
+    assert "INVALID_ARGUMENT" not in page
+
+
 def test_a_photo_with_its_window_typed_is_scored(app: Flask, client: FlaskClient, game: str) -> None:
     form = photo_form(client, game, png_bytes())
     form["window"] = FINISHED_WINDOW
