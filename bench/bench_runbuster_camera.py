@@ -15,6 +15,7 @@ Run from the repository root:
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import time
 from collections import Counter
@@ -26,9 +27,9 @@ from vision.detect import DETECTOR_MODEL
 from vision.evaluation import centres_match, match_boxes
 from vision.observation import DetectedDie
 from vision.read import READER_MODEL
-from vision.runbuster.locate import locate_mat
-from vision.runbuster.mat import DIE_EDGE, MARKER_SIDE, MARKERS, PRINTED_AREAS, ZONE_KEYS, ZONES
-from vision.runbuster.zones import MatReading, SharedRecognizer, assign_dice, recognize_on_mat
+from vision.runbuster.locate import MatLocation, locate_mat
+from vision.runbuster.mat import DIE_EDGE, MAT_HEIGHT, MAT_WIDTH, ZONE_KEYS, ZONES
+from vision.runbuster.zones import MatReading, SharedRecognizer, assign_dice, on_print, recognize_on_mat
 from vision.synth.mat import MatScene, MatSceneConfig, render_mat_scene
 
 BORDER_BAND = 4.0
@@ -45,20 +46,49 @@ def exact_dice(scene: MatScene) -> list[DetectedDie]:
     return dice
 
 
-def error_buckets(scene: MatScene, raw: Sequence[DetectedDie], reading: MatReading) -> Counter[str]:
-    """Each rendered die as right or by what went wrong, and each extra die by where it was seen.
+DIE_KINDS = ("right", "value", "zone", "detector miss", "left out by the mat's rules", "colour")
+DETECTION_KINDS = (
+    "extra on or between dice",
+    "extra beside a die (its shadow)",
+    "extra on a zone edge",
+    "extra elsewhere (blank paper)",
+    "(kept as outside every zone)",
+    "(left out: on a marker or lettering)",
+    "(left out: off the sheet)",
+    "(left out: not die-sized, or a die found twice)",
+)
 
-    A rendered die is matched one to one with a recognizer detection (each box holding the other's
-    centre). Unmatched: a detector miss; matched but left out by the mat's filters: "left out"; placed
-    in another zone or none: "zone"; read as another value: "value" (a wrong colour is counted apart, as
-    "colour", since zones do not depend on it). An extra is a placed die matched to no rendered die: on
-    or between rendered dice (a second box on a die, or one spanning two), on the print (a marker or
-    lettering), on a zone's printed edge, or elsewhere (the table, a shadow, blank paper).
+
+def error_buckets(
+    scene: MatScene, location: MatLocation, raw: Sequence[DetectedDie], reading: MatReading
+) -> Counter[str]:
+    """Each rendered die as right or by what went wrong, and each extra detection by where it was seen.
+
+    A rendered die is matched one to one with a recognizer detection `raw` (each box holding the other's
+    centre), or with the detection kept for it when it was found twice. Unmatched: a detector miss;
+    matched but not placed: "left out by the mat's rules"; placed in another zone or none: "zone"; read
+    as another value: "value" (a wrong colour is counted apart, as "colour", since zones do not depend on
+    it). A detection matched to no rendered die is either left out by the mat's rules (on the print, off
+    the sheet, or not die-sized or a second find of a die) or an extra: on or between rendered dice (a
+    second box on a die, or one spanning two), beside a die (its shadow), on a zone's printed edge, or
+    elsewhere (blank paper).
     """
     buckets: Counter[str] = Counter()
     truth_boxes = [label.die.box for label in scene.dice]
+    footprints = np.array([label.mat_point for label in scene.dice]).reshape(-1, 2)
     matches = dict(match_boxes(truth_boxes, [die.box for die in raw]))
     placed = {id(p.die): p for p in reading.dice}
+    # A die found twice keeps one of its two detections: the one kept stands for it.
+    spare = {index for index, die in enumerate(raw) if id(die) in placed} - set(matches.values())
+    for index, found in list(matches.items()):
+        if id(raw[found]) not in placed:
+            twin = next(
+                (k for k in spare if math.dist(placed[id(raw[k])].mat_point, footprints[index]) < DIE_EDGE),
+                None,
+            )
+            if twin is not None:
+                matches[index] = twin
+                spare.discard(twin)
     for index, label in enumerate(scene.dice):
         if index not in matches:
             buckets["detector miss"] += 1
@@ -66,7 +96,7 @@ def error_buckets(scene: MatScene, raw: Sequence[DetectedDie], reading: MatReadi
         die = raw[matches[index]]
         where = placed.get(id(die))
         if where is None:
-            buckets["left out by the mat filters"] += 1
+            buckets["left out by the mat's rules"] += 1
         elif where.zone != label.zone:
             buckets["zone"] += 1
         elif die.value != label.die.value:
@@ -75,31 +105,35 @@ def error_buckets(scene: MatScene, raw: Sequence[DetectedDie], reading: MatReadi
             buckets["right"] += 1
         if die.color != label.die.color:
             buckets["colour"] += 1
-    matched = {id(raw[found]) for found in matches.values()}
-    for extra in reading.dice:
-        if id(extra.die) in matched or extra.zone is None:
-            continue
-        x, y = extra.mat_point
-        if any(centres_match(extra.die.box, box) or _overlaps(extra.die.box, box) for box in truth_boxes):
+    matched = {matches[index] for index in matches}
+    unmatched = [index for index in range(len(raw)) if index not in matched]
+    if not unmatched:
+        return buckets
+    points = location.to_mat(np.array([raw[index].center for index in unmatched]), DIE_EDGE / 2)
+    for index, (x, y) in zip(unmatched, points, strict=True):
+        die = raw[index]
+        if id(die) not in placed:
+            if on_print(x, y):
+                buckets["(left out: on a marker or lettering)"] += 1
+            elif not (0 <= x <= MAT_WIDTH and 0 <= y <= MAT_HEIGHT):
+                buckets["(left out: off the sheet)"] += 1
+            else:
+                buckets["(left out: not die-sized, or a die found twice)"] += 1
+        elif placed[id(die)].zone is None:
+            buckets["(kept as outside every zone)"] += 1
+        elif any(centres_match(die.box, box) or _overlaps(die.box, box) for box in truth_boxes):
             buckets["extra on or between dice"] += 1
-        elif _on_marker_or_lettering(x, y):
-            buckets["extra on the print"] += 1
+        elif float(np.hypot(*(footprints - (x, y)).T).min(initial=np.inf)) < 2 * DIE_EDGE:
+            buckets["extra beside a die (its shadow)"] += 1
         elif any(_near_edge(x, y, zone.left, zone.top, zone.right, zone.bottom) for zone in ZONES):
             buckets["extra on a zone edge"] += 1
         else:
-            buckets["extra elsewhere (table, shadow, paper)"] += 1
+            buckets["extra elsewhere (blank paper)"] += 1
     return buckets
 
 
 def _overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
     return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
-
-
-def _on_marker_or_lettering(x: float, y: float) -> bool:
-    on_marker = any(
-        m.left <= x <= m.left + MARKER_SIDE and m.top <= y <= m.top + MARKER_SIDE for m in MARKERS
-    )
-    return on_marker or any(area.contains(x, y) for area in PRINTED_AREAS)
 
 
 def _near_edge(x: float, y: float, left: float, top: float, right: float, bottom: float) -> bool:
@@ -167,7 +201,7 @@ def main() -> None:
         raw = recognize_on_mat(recognizer, scene.image, location)
         reading = assign_dice(location, raw)
         recognise_s.append(time.perf_counter() - started)
-        buckets += error_buckets(scene, raw, reading)
+        buckets += error_buckets(scene, location, raw, reading)
         for key in ZONE_KEYS:
             truth, read = Counter(scene.values(key)), Counter(reading.values(key))
             found_right += sum((truth & read).values())
@@ -180,9 +214,12 @@ def main() -> None:
         f"whole pipeline: {found_right}/{total} dice in the right zone with the right value "
         f"({100 * found_right / total:.2f} %), {missed} missed or misread, {extra} extra"
     )
-    print("errors by kind (each rendered die matched to one detection):")
-    for kind, count in sorted(buckets.items(), key=lambda item: -item[1]):
-        print(f"  {kind:40s} {count:5d}")
+    print(f"the {total} rendered dice:")
+    for kind in DIE_KINDS:
+        print(f"  {kind:48s} {buckets[kind]:5d}")
+    print("the detections matching no rendered die:")
+    for kind in DETECTION_KINDS:
+        print(f"  {kind:48s} {buckets[kind]:5d}")
 
 
 if __name__ == "__main__":

@@ -111,7 +111,7 @@ def assign_dice(location: MatLocation, dice: Sequence[DetectedDie], paper: Paper
         die, (x, y) = dice[index], points[index]
         if not (-edge / 2 <= x <= MAT_WIDTH + edge / 2 and -edge / 2 <= y <= MAT_HEIGHT + edge / 2):
             continue
-        if _on_print(x, y) or not _die_sized(location, die, float(x), float(y), edge):
+        if on_print(x, y) or not _die_sized(location, die, float(x), float(y), edge):
             continue
         point = (float(x), float(y))
         twin = next(
@@ -164,7 +164,7 @@ def _zone_at(x: float, y: float, tolerance: float) -> str | None:
     return nearest.key if nearest.distance(x, y) <= tolerance else None
 
 
-def _on_print(x: float, y: float) -> bool:
+def on_print(x: float, y: float) -> bool:
     """Whether (x, y) lies on a marker or on lettering, where a detection is the print, not a die."""
     on_marker = any(
         m.left <= x <= m.left + MARKER_SIDE and m.top <= y <= m.top + MARKER_SIDE for m in MARKERS
