@@ -122,6 +122,7 @@ def test_a_demo_photo_is_read_scored_annotated_and_its_violation_shown(
     annotated = client.get(f"{game}/captures/{capture_id}/annotated")
     assert annotated.status_code == 200 and annotated.mimetype == "image/jpeg"
     assert f"/captures/{capture_id}/annotated" in page
+    assert f"/captures/{capture_id}/annotated" in client.get(f"{game}/timeline").text
     sent = client.get(f"{game}/captures/{capture_id}/photo").data
     assert sent == (DEMO_FOLDER / VIOLATION.file).read_bytes()
 
