@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 
 from companion_app.sagrada_photos import SagradaPhotoReader, WindowNotFound
 from companion_app.table import DEMO_FOLDER, DemoPhoto, demo_photos
-from engine.sagrada.window import Window, find_pattern
+from engine.sagrada.window import ALL_CELLS, Window, find_pattern
 from tests.app.conftest import CSRF, start_game, submission_key
 from vision.decode import DecodedImage, decode_image
 
@@ -52,8 +52,11 @@ def test_the_players_window_is_picked_out_of_two_by_its_pattern(reader: SagradaP
     both = as_photo(np.hstack([demo_pixels(VIOLATION), demo_pixels(ANA)]))
     for demo in (VIOLATION, ANA):
         answer = reader(both, find_pattern(demo.pattern))
-        assert answer["window"] == demo.window
         assert answer["message"] == f"Read the {demo.pattern} window (the photo shows 1 other window)."
+        # Half the size it is in its own photo, a die may be read less surely: those are asked about.
+        read, shown = Window.parse(answer["window"]), Window.parse(demo.window)
+        differ = {str(cell) for cell in ALL_CELLS if read[cell] != shown[cell]}
+        assert differ <= set(answer["unsure"]), demo.file
 
 
 def test_a_window_of_another_pattern_is_read_as_the_players_and_the_page_says_so(
