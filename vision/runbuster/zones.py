@@ -12,6 +12,7 @@ second detection of a die already found (two dice cannot stand closer than an ed
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
@@ -23,7 +24,7 @@ from vision.colors import DIE_COLORS
 from vision.observation import DetectedDie, DiceObservation
 from vision.read import Box, DieReading
 from vision.recognizer import DiceRecognizer
-from vision.runbuster.locate import BGRImage, MatLocation, locate_mat
+from vision.runbuster.locate import BGRImage, FloatArray, MatLocation, locate_mat
 from vision.runbuster.mat import (
     DIE_EDGE,
     MARKER_SIDE,
@@ -42,8 +43,10 @@ UNSURE_BELOW = 0.8
 DIE_SIZE_RANGE = (0.9, 3.0)
 """A detection's box (the square root of its area) over a die's face as the camera sees it there: a die's
 box spans its face at least, and its sides too when seen aslant; smaller or larger is print or clutter."""
-FACE_BOX = 1.35
-"""The box the reader is shown round a top face, in die edges: the face turned 45 degrees just fits."""
+FACE_BOXES = (1.2, 1.35, 1.5)
+"""The boxes the reader is shown round a top face, in die edges (the face turned 45 degrees needs 1.41).
+Each face is read in every box at every quarter turn, and the value with the most confidence summed over
+those readings wins: one reading's glint or cut-off pip is outvoted."""
 CLOSEST_DICE = 0.8
 """Footprints closer than this many die edges are one die found twice; the more confident is kept."""
 TOWARDS_CAMERA = 0.9
@@ -204,9 +207,7 @@ def recognize_on_mat(
     if not found:
         return ()
     footprints = view_to_mat(np.array([die.center for die in found]))
-    half = FACE_BOX * edge * VIEW_SCALE / 2
-    faces = [(x - half, y - half, x + half, y + half) for x, y in mat_to_view(footprints)]
-    readings = recognizer.read_boxes(tops, faces)
+    readings = read_faces(recognizer, tops, mat_to_view(footprints), edge * VIEW_SCALE)
     centres = location.to_image(footprints, height=edge / 2)
     dice = []
     for die, reading, centre in zip(found, readings, centres, strict=True):
@@ -225,6 +226,52 @@ def recognize_on_mat(
             )
         )
     return tuple(dice)
+
+
+@dataclass(frozen=True)
+class FaceReading:
+    """A top face's value and colour, each with its confidence summed over all readings of the face (a
+    reading of another value adding nothing) and divided by their number."""
+
+    value: int
+    value_confidence: float
+    color: str
+    color_confidence: float
+
+
+def read_faces(
+    recognizer: MatRecognizer, tops: BGRImage, centres: FloatArray, face_side: float
+) -> list[FaceReading]:
+    """Read the top faces centred at `centres` (pixels of the view at the dice's tops, where a face is
+    `face_side` pixels across) in every box of FACE_BOXES at every quarter turn of the view."""
+    values: list[defaultdict[int, float]] = [defaultdict(float) for _ in centres]
+    colors: list[defaultdict[str, float]] = [defaultdict(float) for _ in centres]
+    turned, points = tops, np.asarray(centres, np.float64)
+    for _quarter in range(4):
+        for share in FACE_BOXES:
+            half = share * face_side / 2
+            boxes = [(x - half, y - half, x + half, y + half) for x, y in points]
+            for value, color, reading in zip(
+                values, colors, recognizer.read_boxes(turned, boxes), strict=True
+            ):
+                value[reading.value] += reading.value_confidence
+                color[reading.color] += reading.color_confidence
+        # np.rot90 turns the view a quarter counterclockwise: (x, y) moves to (y, width - 1 - x).
+        points = np.column_stack((points[:, 1], turned.shape[1] - 1 - points[:, 0]))
+        turned = np.ascontiguousarray(np.rot90(turned))
+    readings_per_face = 4 * len(FACE_BOXES)
+    readings = []
+    for value, color in zip(values, colors, strict=True):
+        best_value, best_color = max(value, key=value.__getitem__), max(color, key=color.__getitem__)
+        readings.append(
+            FaceReading(
+                best_value,
+                value[best_value] / readings_per_face,
+                best_color,
+                color[best_color] / readings_per_face,
+            )
+        )
+    return readings
 
 
 class SharedRecognizer:

@@ -46,6 +46,7 @@ class ExactRecognizer:
         self.unsure_zones = unsure_zones
         self.shown: list[tuple[int, int]] = []
         self._footprints = np.array([label.mat_point for label in scene.dice]).reshape(-1, 2)
+        self._tops: np.ndarray | None = None
 
     def recognize_pixels(self, pixels: np.ndarray) -> DiceObservation:
         self.shown.append(pixels.shape[:2])
@@ -57,10 +58,18 @@ class ExactRecognizer:
         return DiceObservation(pixels.shape[1], pixels.shape[0], tuple(dice))
 
     def read_boxes(self, pixels: np.ndarray, boxes: Sequence[Box]) -> list[DieReading]:
+        """Reads the view at the dice's tops as first shown, or turned by quarters (found by comparing)."""
         self.shown.append(pixels.shape[:2])
+        if self._tops is None:
+            self._tops = pixels
+        quarters = next(k for k in range(4) if np.array_equal(np.rot90(self._tops, k), pixels))
         readings = []
         for x0, y0, x1, y1 in boxes:
-            point = view_to_mat(np.array([[(x0 + x1) / 2, (y0 + y1) / 2]]))[0]
+            x, y = (x0 + x1) / 2, (y0 + y1) / 2
+            for turn in range(quarters):  # undo np.rot90's quarter turns, the last one first
+                height = self._tops.shape[1] if (quarters - turn) % 2 else self._tops.shape[0]
+                x, y = height - 1 - y, x
+            point = view_to_mat(np.array([[x, y]]))[0]
             label = self.scene.dice[int(np.argmin(np.hypot(*(self._footprints - point).T)))]
             confidence = 0.5 if label.zone in self.unsure_zones else 1.0
             readings.append(DieReading(1.0, label.die.value, confidence, label.die.color, 1.0))
