@@ -246,16 +246,16 @@ def read_faces(
     `face_side` pixels across) in every box of FACE_BOXES at every quarter turn of the view."""
     values: list[defaultdict[int, float]] = [defaultdict(float) for _ in centres]
     colors: list[defaultdict[str, float]] = [defaultdict(float) for _ in centres]
+    halves = [share * face_side / 2 for share in FACE_BOXES]
     turned, points = tops, np.asarray(centres, np.float64)
     for _quarter in range(4):
-        for share in FACE_BOXES:
-            half = share * face_side / 2
-            boxes = [(x - half, y - half, x + half, y + half) for x, y in points]
-            for value, color, reading in zip(
-                values, colors, recognizer.read_boxes(turned, boxes), strict=True
-            ):
-                value[reading.value] += reading.value_confidence
-                color[reading.color] += reading.color_confidence
+        boxes = [(x - half, y - half, x + half, y + half) for half in halves for x, y in points]
+        faces = zip(
+            values * len(halves), colors * len(halves), recognizer.read_boxes(turned, boxes), strict=True
+        )
+        for value, color, reading in faces:
+            value[reading.value] += reading.value_confidence
+            color[reading.color] += reading.color_confidence
         # np.rot90 turns the view a quarter counterclockwise: (x, y) moves to (y, width - 1 - x).
         points = np.column_stack((points[:, 1], turned.shape[1] - 1 - points[:, 0]))
         turned = np.ascontiguousarray(np.rot90(turned))
