@@ -46,7 +46,16 @@ def exact_dice(scene: MatScene) -> list[DetectedDie]:
     return dice
 
 
-DIE_KINDS = ("right", "value", "zone", "detector miss", "left out by the mat's rules", "colour")
+DIE_KINDS = (
+    "right",
+    "  of which flagged unsure ",
+    "value",
+    "  of which flagged unsure",
+    "zone",
+    "detector miss",
+    "left out by the mat's rules",
+    "colour",
+)
 DETECTION_KINDS = (
     "extra on or between dice",
     "extra beside a die (its shadow)",
@@ -101,8 +110,10 @@ def error_buckets(
             buckets["zone"] += 1
         elif die.value != label.die.value:
             buckets["value"] += 1
+            buckets["  of which flagged unsure"] += where.unsure
         else:
             buckets["right"] += 1
+            buckets["  of which flagged unsure "] += where.unsure
         if die.color != label.die.color:
             buckets["colour"] += 1
     matched = {matches[index] for index in matches}
