@@ -24,10 +24,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from vision.detect import DETECTOR_MODEL
-from vision.evaluation import centres_match, match_boxes
+from vision.evaluation import centres_match
 from vision.observation import DetectedDie
 from vision.read import READER_MODEL
-from vision.runbuster.locate import MatLocation, locate_mat
+from vision.runbuster.locate import FloatArray, MatLocation, locate_mat
 from vision.runbuster.mat import DIE_EDGE, MAT_HEIGHT, MAT_WIDTH, ZONE_KEYS, ZONES
 from vision.runbuster.zones import MatReading, SharedRecognizer, assign_dice, on_print, recognize_on_mat
 from vision.synth.mat import MatScene, MatSceneConfig, render_mat_scene
@@ -73,19 +73,19 @@ def error_buckets(
 ) -> Counter[str]:
     """Each rendered die as right or by what went wrong, and each extra detection by where it was seen.
 
-    A rendered die is matched one to one with a recognizer detection `raw` (each box holding the other's
-    centre), or with the detection kept for it when it was found twice. Unmatched: a detector miss;
-    matched but not placed: "left out by the mat's rules"; placed in another zone or none: "zone"; read
-    as another value: "value" (a wrong colour is counted apart, as "colour", since zones do not depend on
-    it). A detection matched to no rendered die is either left out by the mat's rules (on the print, off
-    the sheet, or not die-sized or a second find of a die) or an extra: on or between rendered dice (a
-    second box on a die, or one spanning two), beside a die (its shadow), on a zone's printed edge, or
-    elsewhere (blank paper).
+    A rendered die is matched one to one with a recognizer detection `raw` whose footprint lies within
+    half an edge of its own (nearest first), or with the detection kept for it when it was found twice.
+    Unmatched: a detector miss; matched but not placed: "left out by the mat's rules"; placed in another
+    zone or none: "zone"; read as another value: "value" (a wrong colour is counted apart, as "colour",
+    since zones do not depend on it). A detection matched to no rendered die is either left out by the
+    mat's rules (on the print, off the sheet, or not die-sized or a second find of a die) or an extra: on
+    or between rendered dice (a second box on a die, or one spanning two), beside a die (its shadow), on a
+    zone's printed edge, or elsewhere (blank paper).
     """
     buckets: Counter[str] = Counter()
     truth_boxes = [label.die.box for label in scene.dice]
     footprints = np.array([label.mat_point for label in scene.dice]).reshape(-1, 2)
-    matches = dict(match_boxes(truth_boxes, [die.box for die in raw]))
+    matches = _nearest_pairs(footprints, location.to_mat(_centres(raw), DIE_EDGE / 2), DIE_EDGE / 2)
     placed = {id(p.die): p for p in reading.dice}
     # A die found twice keeps one of its two detections: the one kept stands for it.
     spare = {index for index, die in enumerate(raw) if id(die) in placed} - set(matches.values())
@@ -120,7 +120,7 @@ def error_buckets(
     unmatched = [index for index in range(len(raw)) if index not in matched]
     if not unmatched:
         return buckets
-    points = location.to_mat(np.array([raw[index].center for index in unmatched]), DIE_EDGE / 2)
+    points = location.to_mat(_centres([raw[index] for index in unmatched]), DIE_EDGE / 2)
     for index, (x, y) in zip(unmatched, points, strict=True):
         die = raw[index]
         if id(die) not in placed:
@@ -141,6 +141,23 @@ def error_buckets(
         else:
             buckets["extra elsewhere (blank paper)"] += 1
     return buckets
+
+
+def _centres(dice: Sequence[DetectedDie]) -> FloatArray:
+    return np.array([die.center for die in dice], np.float64).reshape(-1, 2)
+
+
+def _nearest_pairs(truth: FloatArray, found: FloatArray, within: float) -> dict[int, int]:
+    """Truth index -> found index, one to one, nearest points first, no pair farther apart than `within`."""
+    distances = np.hypot(*(truth[:, None, :] - found[None, :, :]).transpose(2, 0, 1))
+    pairs: dict[int, int] = {}
+    for flat in np.argsort(distances, axis=None):
+        t, f = divmod(int(flat), distances.shape[1])
+        if distances[t, f] > within:
+            break
+        if t not in pairs and f not in pairs.values():
+            pairs[t] = f
+    return pairs
 
 
 def _overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:

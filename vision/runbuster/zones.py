@@ -202,33 +202,44 @@ def read_mat_photo(recognizer: MatRecognizer, pixels: BGRImage, paper: Paper = P
 def recognize_on_mat(
     recognizer: MatRecognizer, pixels: BGRImage, location: MatLocation, paper: Paper = Paper.A3
 ) -> tuple[DetectedDie, ...]:
-    """Every die the recognizer finds on the mat's top-down view, read on its top face, with its centre
-    and box in the photo's pixels (as seen at a die's middle), before any is placed or left out."""
+    """Every die the recognizer finds on the mat's top-down views, read on its top face, with its centre
+    (its footprint seen at a die's middle) and box in the photo's pixels, before any is placed or left out.
+
+    Dice are looked for in the view at their middle, where a box is centred on the footprint, then in the
+    view at their tops, which shows a die that blends into the paper (a white 1 on the white sheet) more
+    sharply; a find there within CLOSEST_DICE of one already made is the same die.
+    """
     edge = die_height(paper)
     middle, tops = plane_views(pixels, location, (edge / 2, edge))
-    found = recognizer.recognize_pixels(middle).dice
+    found: list[DetectedDie] = []
+    footprints: list[FloatArray] = []
+    for view, height in ((middle, edge / 2), (tops, edge)):
+        for die in recognizer.recognize_pixels(view).dice:
+            seen = location.to_image(view_to_mat(np.array([die.center])), height)
+            footprint = location.to_mat(seen, edge / 2)[0]
+            if all(math.dist(footprint, other) >= CLOSEST_DICE * edge for other in footprints):
+                x0, y0, x1, y1 = die.box
+                corners = location.to_image(
+                    view_to_mat(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])), height
+                )
+                (left, top), (right, bottom) = corners.min(axis=0), corners.max(axis=0)
+                found.append(replace(die, box=(float(left), float(top), float(right), float(bottom))))
+                footprints.append(footprint)
     if not found:
         return ()
-    footprints = view_to_mat(np.array([die.center for die in found]))
-    readings = read_faces(recognizer, tops, mat_to_view(footprints), edge * VIEW_SCALE)
-    centres = location.to_image(footprints, height=edge / 2)
-    dice = []
-    for die, reading, centre in zip(found, readings, centres, strict=True):
-        x0, y0, x1, y1 = die.box
-        corners = location.to_image(view_to_mat(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])), edge / 2)
-        low, high = corners.min(axis=0), corners.max(axis=0)
-        dice.append(
-            replace(
-                die,
-                center=(float(centre[0]), float(centre[1])),
-                box=(float(low[0]), float(low[1]), float(high[0]), float(high[1])),
-                value=reading.value,
-                value_confidence=reading.value_confidence,
-                color=reading.color,
-                color_confidence=reading.color_confidence,
-            )
+    readings = read_faces(recognizer, tops, mat_to_view(np.array(footprints)), edge * VIEW_SCALE)
+    centres = location.to_image(np.array(footprints), height=edge / 2)
+    return tuple(
+        replace(
+            die,
+            center=(float(centre[0]), float(centre[1])),
+            value=reading.value,
+            value_confidence=reading.value_confidence,
+            color=reading.color,
+            color_confidence=reading.color_confidence,
         )
-    return tuple(dice)
+        for die, reading, centre in zip(found, readings, centres, strict=True)
+    )
 
 
 @dataclass(frozen=True)

@@ -21,9 +21,9 @@ DEMO_FOLDER = Path(__file__).parents[3] / "companion_app" / "demo" / "runbuster"
 def test_dice_are_found_read_and_placed_in_their_zones(mat_scenes: list[MatScene]) -> None:
     """Per zone, the values read match the values rendered.
 
-    Issue 6 asks for >= 99.5 % of the dice with as few extras. Found on the mat's top-down view and read
-    on their top faces, the shipped dice reader gets 489 of these 510 right with 13 extras (95.9 %; the
-    errors left are 14 values misread and 7 dice missed, each extra being a misread die's wrong value:
+    Issue 6 asks for >= 99.5 % of the dice with as few extras. Found on the mat's top-down views and read
+    on their top faces, the shipped dice reader gets 491 of these 510 right with 12 extras (96.3 %; the
+    errors left are 12 values misread and 8 dice missed, each extra but two a misread die's wrong value:
     `python -m bench.bench_runbuster_camera --scenes 28 --seed 20261129 --dice-per-zone 3 6` sorts them by
     kind), so these floors guard that level against regression, short of the target; raise them when a
     better reader ships.
@@ -39,8 +39,8 @@ def test_dice_are_found_read_and_placed_in_their_zones(mat_scenes: list[MatScene
             extra += sum((read - truth).values())
     total = right + missed
     assert total >= 400
-    assert right / total >= 0.95, f"{missed} of {total} dice missed, misread or in the wrong zone"
-    assert extra / total <= 0.035, f"{extra} dice read where none lie ({total} dice)"
+    assert right / total >= 0.955, f"{missed} of {total} dice missed, misread or in the wrong zone"
+    assert extra / total <= 0.03, f"{extra} dice read where none lie ({total} dice)"
 
 
 def test_the_demo_photos_read_as_their_tables() -> None:
