@@ -206,8 +206,9 @@ def recognize_on_mat(
     (its footprint seen at a die's middle) and box in the photo's pixels, before any is placed or left out.
 
     Dice are looked for in the view at their middle, where a box is centred on the footprint, then in the
-    view at their tops, which shows a die that blends into the paper (a white 1 on the white sheet) more
-    sharply; a find there within CLOSEST_DICE of one already made is the same die.
+    view at their tops, where the detector finds some white dice on the white sheet that it misses in the
+    other (2 of the 510 dice of the end-to-end test); a find there within CLOSEST_DICE of one already made
+    is the same die.
     """
     edge = die_height(paper)
     middle, tops = plane_views(pixels, location, (edge / 2, edge))
