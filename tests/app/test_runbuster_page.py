@@ -14,6 +14,7 @@ from companion_app import runbuster_page
 from tests.app.conftest import CSRF, png_bytes, start_game
 from vision.decode import DecodedImage
 from vision.errors import ModelUnavailable
+from vision.runbuster.mat import Paper
 from vision.synth.mat import DEMO_TABLES
 
 
@@ -183,8 +184,8 @@ def test_a_photo_without_the_mat_is_kept_and_explained(client: FlaskClient) -> N
 
 
 def test_a_photo_is_read_by_the_games_photo_reader(app: Flask, client: FlaskClient) -> None:
-    def reader(decoded: DecodedImage) -> dict[str, Any]:
-        assert decoded.pixels.shape == (48, 64, 3)
+    def reader(decoded: DecodedImage, paper: Paper) -> dict[str, Any]:
+        assert decoded.pixels.shape == (48, 64, 3) and paper is Paper.A3
         zones = {"red.hand": [4, 5], "red.roll": [3, 4, 4, 6], "blue.hand": [], "blue.roll": []}
         return {
             "zones": zones,
@@ -203,7 +204,7 @@ def test_a_photo_is_read_by_the_games_photo_reader(app: Flask, client: FlaskClie
 
 
 def test_without_the_dice_models_the_photo_is_kept_unread(app: Flask, client: FlaskClient) -> None:
-    def reader(_decoded: DecodedImage) -> dict[str, Any]:
+    def reader(_decoded: DecodedImage, _paper: Paper) -> dict[str, Any]:
         raise ModelUnavailable("models/dice_reader.onnx is missing")
 
     app.config["PHOTO_READERS"]["runbuster"] = reader
@@ -215,20 +216,20 @@ def test_without_the_dice_models_the_photo_is_kept_unread(app: Flask, client: Fl
 def test_demo_photos_are_offered_served_and_sent(app: Flask, client: FlaskClient) -> None:
     demos = runbuster_page.demo_photos()
     assert demos == sorted(DEMO_TABLES)
-    seen: list[tuple[int, int]] = []
+    seen: list[tuple[tuple[int, int], Paper]] = []
 
-    def reader(decoded: DecodedImage) -> dict[str, Any]:
-        seen.append(decoded.pixels.shape[:2])
+    def reader(decoded: DecodedImage, paper: Paper) -> dict[str, Any]:
+        seen.append((decoded.pixels.shape[:2], paper))
         return {"zones": {}, "unsure": [], "outside": 0, "message": None}
 
     app.config["PHOTO_READERS"]["runbuster"] = reader
-    page = start(client)
+    page = start(client, paper="a4")
     assert f'value="{demos[0]}"' in client.get(page).text
     served = client.get(f"/runbuster/demo/{demos[0]}")
     assert served.status_code == 200 and served.data.startswith(b"\xff\xd8")
     assert client.get("/runbuster/demo/secret.txt").status_code == 404
     assert send(client, page, demo=demos[2]).status_code == 303
-    assert seen == [(960, 1280)]
+    assert seen == [((960, 1280), Paper.A4)]  # read on the paper the game was started with
     assert (
         f"Sent the demo photo &#39;{demos[2]}&#39;" in client.get(f"{page.rsplit('/', 1)[0]}/timeline").text
     )
