@@ -303,7 +303,7 @@ def detector_loss(prediction: torch.Tensor, heat: torch.Tensor, regression: torc
     return (positive_loss.sum() + negative_loss.sum() + size_loss + offset_loss) / centres
 
 
-def reader_sample(scene: TrainingScene, target: Box, size: int, rng: np.random.Generator) -> Image:
+def reader_sample(scene: TrainingScene, target: Box, crop_size: int, rng: np.random.Generator) -> Image:
     """The crop of `target` as the recognizer will cut it, from a jittered box (detector error), under a
     random colour cast that the white balance must undo, sometimes at low resolution (small dice)."""
     x0, y0, x1, y1 = target
@@ -314,9 +314,9 @@ def reader_sample(scene: TrainingScene, target: Box, size: int, rng: np.random.G
     box = (cx - half_w * grow, cy - half_h * grow, cx + half_w * grow, cy + half_h * grow)
     cast = rng.uniform(0.75, 1.3, size=3).astype(np.float32) * np.float32(rng.uniform(0.75, 1.2))
     gains = white_balance_gains(np.clip(scene.thumbnail * cast, 0, 255).astype(np.uint8))
-    crop = crop_die(scene.image, box, (cast * gains).astype(np.float32), size)
+    crop = crop_die(scene.image, box, (cast * gains).astype(np.float32), crop_size)
     if rng.random() < 0.2:
-        low = int(rng.integers(16, size))
+        low = int(rng.integers(16, crop_size))
         crop = cv2.resize(cv2.resize(crop, (low, low), interpolation=cv2.INTER_AREA), crop.shape[:2][::-1])
     crop = np.ascontiguousarray(np.rot90(crop, int(rng.integers(4))))
     return photometric_jitter_mild(crop, rng)
