@@ -1,12 +1,13 @@
 """Recognised dice to zones: each die's footprint on the mat decides whose hand or roll it belongs to.
 
-The dice are found on a top-down view of the mat at the height of a die's middle, where a die's box is
-centred on its footprint, and read on a top-down view at the height of their tops, where the reader is
-shown the top face alone (`vision.runbuster.topdown`). A die is then given to the zone its footprint lies
-in, or to the nearest zone when it overhangs an edge by less than half a die. Dice elsewhere on the sheet
-are kept as `outside` so the page can say so; dice off the sheet (on the table, in a cup), detections on a
-marker or on the lettering, detections far from a die's size at their place (a hand reaching in), and a
-second detection of a die already found (two dice cannot stand closer than an edge) are left out.
+The dice are found on top-down views of the mat (`vision.runbuster.topdown`), mainly the one at the height
+of a die's middle, where a die's box is centred on its footprint, and read on the one at the height of
+their tops, where the reader is shown the top face alone. A die is then given to the zone its footprint
+lies in, or to the nearest zone when it overhangs an edge by less than half a die. Dice elsewhere on the
+sheet are kept as `outside` so the page can say so; dice off the sheet (on the table, in a cup), detections
+on a marker or on the lettering, and detections far from a die's size at their place (a hand reaching in)
+are left out, and two finds of one die (closer than two dice can stand, or its top and its near side found
+apart) count once.
 """
 
 from __future__ import annotations
