@@ -68,15 +68,21 @@ class DiceDetectorNet(nn.Module):
 class DiceReaderNet(nn.Module):
     """A plain CNN on a square crop (40-48 px); two heads: value logits (faces 1-6 and "not a die") and
     colour logits. The first convolution already halves the resolution: pips stay a few pixels wide on the
-    24x24 map that follows, while the crop can be larger than a full-resolution first layer could afford."""
+    24x24 map that follows, while the crop can be larger than a full-resolution first layer could afford.
+
+    In training only, a third head marks the top face's pips on the 1/4 map (`forward_with_pips`): a label
+    at every pip, not just one value a crop, so the network learns much sooner which blobs to count and on
+    which face. The exported graph (`forward`) leaves it out."""
 
     def __init__(self, values: int, colors: int) -> None:
         super().__init__()
-        self.features = nn.Sequential(
+        self.quarter = nn.Sequential(
             conv_bn_relu(3, 24, stride=2),
             conv_bn_relu(24, 32),
             conv_bn_relu(32, 48, stride=2),
             conv_bn_relu(48, 48),
+        )
+        self.features = nn.Sequential(
             conv_bn_relu(48, 64, stride=2),
             conv_bn_relu(64, 64),
             conv_bn_relu(64, 96, stride=2),
@@ -87,7 +93,14 @@ class DiceReaderNet(nn.Module):
         )
         self.value_head = nn.Linear(96, values)
         self.color_head = nn.Linear(96, colors)
+        self.pip_head = nn.Conv2d(48, 1, 1)
 
     def forward(self, crops: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        features = self.features(crops / 127.5 - 1.0)
+        features = self.features(self.quarter(crops / 127.5 - 1.0))
         return self.value_head(features), self.color_head(features)
+
+    def forward_with_pips(self, crops: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Value and colour logits, and pip logits at 1/4 of the crop (N x S/4 x S/4)."""
+        quarter = self.quarter(crops / 127.5 - 1.0)
+        features = self.features(quarter)
+        return self.value_head(features), self.color_head(features), self.pip_head(quarter)[:, 0]

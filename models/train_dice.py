@@ -33,9 +33,12 @@ from vision.read import (
     READER_MODEL,
     VALUE_CLASSES,
     crop_die,
+    crop_square,
     white_balance_gains,
 )
 from vision.recognizer import DiceRecognizer
+from vision.synth.dice import PIP_LAYOUTS
+from vision.synth.scene import RenderedDie
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 REAL_PHOTOS = REPOSITORY / "tests" / "data" / "dice_real"
@@ -60,6 +63,38 @@ class TrainingDie:
     """False for dice whose top face is mostly hidden: the detector learns them, the reader does not."""
     detected_box: Box | None = None
     """The trained detector's box on this die: the reader trains on the boxes it will be given."""
+    pips: tuple[tuple[float, float], ...] = ()
+    """Image points of the top face's pips (rendered dice only): the reader's pip map targets."""
+
+
+PIP_SPREAD = 0.25
+"""Outer pips' distance from the face centre as a share of the edge: the middle of the renderer's range."""
+PIP_MAP_STRIDE = 4
+"""The reader's pip map is at 1/4 of its crop."""
+PIP_LOSS_WEIGHT = 0.05
+"""The pip map's summed cross-entropy against the value's: enough to guide, not to dominate."""
+
+
+def top_face_pips(top_face: npt.NDArray[np.float32], value: int) -> tuple[tuple[float, float], ...]:
+    """Where the pips of `value` lie in the image, from the top face's corners in printed order."""
+    square = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    to_image = cv2.getPerspectiveTransform(square, top_face.astype(np.float32))
+    layout = np.array(
+        [[0.5 + col * PIP_SPREAD, 0.5 + row * PIP_SPREAD] for col, row in PIP_LAYOUTS[value]], np.float32
+    )
+    points = cv2.perspectiveTransform(layout[None], to_image)[0]
+    return tuple((float(x), float(y)) for x, y in points)
+
+
+def rendered_training_die(die: RenderedDie) -> TrainingDie:
+    """A rendered die's label, readable when at least 80% of its top face shows."""
+    return TrainingDie(
+        die.box,
+        die.value,
+        die.color,
+        die.visible_fraction >= 0.8,
+        pips=top_face_pips(die.top_face, die.value),
+    )
 
 
 @dataclass(frozen=True)
@@ -127,11 +162,7 @@ def synthetic_training_scenes(count: int, rng: np.random.Generator) -> list[Trai
             marbled_probability=0.12,
         )
         scene = render_scene(config, rng)
-        dice = tuple(
-            TrainingDie(die.box, die.value, die.color, die.visible_fraction >= 0.8)
-            for die in scene.dice
-            if die.visible_fraction >= 0.4
-        )
+        dice = tuple(rendered_training_die(die) for die in scene.dice if die.visible_fraction >= 0.4)
         scenes.append(training_scene(scene.image, dice))
     return scenes
 
@@ -142,7 +173,7 @@ def varied_training_scene(kind: str, rng: np.random.Generator) -> TrainingScene:
     games' own boards, whose printed marks and markers the detector takes for dice now and then."""
     from vision.synth.mat import MatSceneConfig, render_mat_scene
     from vision.synth.sagrada import SagradaConfig, render_window_scene
-    from vision.synth.scene import RenderedDie, SceneConfig, render_scene
+    from vision.synth.scene import SceneConfig, render_scene
 
     width, height = SCENE_SHAPES[int(rng.integers(len(SCENE_SHAPES)))]
     looks = SceneConfig(
@@ -179,11 +210,7 @@ def varied_training_scene(kind: str, rng: np.random.Generator) -> TrainingScene:
         labels = [d for w in windows.windows for d in w.dice if d is not None] + list(windows.loose_dice)
     else:
         raise ValueError(f"unknown scene kind {kind!r}; the kinds are {SCENE_KINDS}")
-    dice = tuple(
-        TrainingDie(d.box, d.value, d.color, d.visible_fraction >= 0.8)
-        for d in labels
-        if d.visible_fraction >= 0.4
-    )
+    dice = tuple(rendered_training_die(d) for d in labels if d.visible_fraction >= 0.4)
     return training_scene(image, dice)
 
 
@@ -303,9 +330,16 @@ def detector_loss(prediction: torch.Tensor, heat: torch.Tensor, regression: torc
     return (positive_loss.sum() + negative_loss.sum() + size_loss + offset_loss) / centres
 
 
-def reader_sample(scene: TrainingScene, target: Box, crop_size: int, rng: np.random.Generator) -> Image:
+def reader_sample(
+    scene: TrainingScene,
+    target: Box,
+    crop_size: int,
+    rng: np.random.Generator,
+    pips: Sequence[tuple[float, float]] = (),
+) -> tuple[Image, npt.NDArray[np.float32]]:
     """The crop of `target` as the recognizer will cut it, from a jittered box (detector error), under a
-    random colour cast that the white balance must undo, sometimes at low resolution (small dice)."""
+    random colour cast that the white balance must undo, sometimes at low resolution (small dice); and
+    where the image points `pips` land in it."""
     x0, y0, x1, y1 = target
     size = max(x1 - x0, y1 - y0)
     shift_x, shift_y = rng.uniform(-0.08, 0.08, size=2) * size
@@ -315,11 +349,28 @@ def reader_sample(scene: TrainingScene, target: Box, crop_size: int, rng: np.ran
     cast = rng.uniform(0.75, 1.3, size=3).astype(np.float32) * np.float32(rng.uniform(0.75, 1.2))
     gains = white_balance_gains(np.clip(scene.thumbnail * cast, 0, 255).astype(np.uint8))
     crop = crop_die(scene.image, box, (cast * gains).astype(np.float32), crop_size)
+    left, top, side = crop_square(box)
+    points = (np.array(pips, np.float32).reshape(-1, 2) - (left, top) + 0.5) * (crop_size / side) - 0.5
     if rng.random() < 0.2:
         low = int(rng.integers(16, crop_size))
         crop = cv2.resize(cv2.resize(crop, (low, low), interpolation=cv2.INTER_AREA), crop.shape[:2][::-1])
-    crop = np.ascontiguousarray(np.rot90(crop, int(rng.integers(4))))
-    return photometric_jitter_mild(crop, rng)
+    for _ in range(int(rng.integers(4))):  # np.rot90 turns (x, y) into (y, side - 1 - x)
+        crop = np.rot90(crop)
+        points = np.stack([points[:, 1], crop_size - 1 - points[:, 0]], axis=1)
+    return photometric_jitter_mild(np.ascontiguousarray(crop), rng), points
+
+
+def pip_map(points: npt.NDArray[np.float32], crop_size: int) -> npt.NDArray[np.float32]:
+    """The pip map's target: a small Gaussian at each pip, on the reader's 1/4 map."""
+    cells = crop_size // PIP_MAP_STRIDE
+    centres = (np.arange(cells, dtype=np.float32) + 0.5) * PIP_MAP_STRIDE - 0.5
+    target = np.zeros((cells, cells), np.float32)
+    for x, y in points:
+        bump = np.exp(
+            -((centres[None, :] - x) ** 2 + (centres[:, None] - y) ** 2) / (2 * PIP_MAP_STRIDE**2 * 0.36)
+        )
+        target = np.maximum(target, bump)
+    return target
 
 
 def photometric_jitter_mild(crop: Image, rng: np.random.Generator) -> Image:
@@ -412,25 +463,38 @@ def reader_batch(
     plan: TrainingPlan,
     rng: np.random.Generator,
 ) -> Batch:
+    """Crops with their value and colour labels, pip maps, and which pip maps are known (rendered dice and
+    every "not a die" crop, whose map is empty; not the real photos' dice)."""
     color_index = {name: index for index, name in enumerate(COLOR_CLASSES)}
-    crops, values, colors = [], [], []
+    crops, values, colors, maps, known = [], [], [], [], []
     while len(crops) < plan.reader_batch:
         scene = _pick_scene(synthetic, real, plan.real_share, rng)
         if scene.negatives and rng.random() < plan.negative_share:
             negative = scene.negatives[int(rng.integers(len(scene.negatives)))]
-            crops.append(reader_sample(scene, negative, plan.reader_input_size, rng))
+            crop, points = reader_sample(scene, negative, plan.reader_input_size, rng)
             values.append(NOT_A_DIE)
             colors.append(IGNORED)
-            continue
-        readable = [d for d in scene.dice if d.readable]
-        if readable:
+            known.append(1.0)
+        else:
+            readable = [d for d in scene.dice if d.readable]
+            if not readable:
+                continue
             die = readable[int(rng.integers(len(readable)))]
             box = die.detected_box if die.detected_box is not None and rng.random() < 0.7 else die.box
-            crops.append(reader_sample(scene, box, plan.reader_input_size, rng))
+            crop, points = reader_sample(scene, box, plan.reader_input_size, rng, die.pips)
             values.append(die.value - 1)
             colors.append(color_index[die.color])
+            known.append(1.0 if die.pips else 0.0)
+        crops.append(crop)
+        maps.append(pip_map(points, plan.reader_input_size))
     batch = torch.from_numpy(np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32))
-    return batch, torch.tensor(values), torch.tensor(colors)
+    return (
+        batch,
+        torch.tensor(values),
+        torch.tensor(colors),
+        torch.from_numpy(np.stack(maps)),
+        torch.tensor(known),
+    )
 
 
 def detector_losses(network: torch.nn.Module, batch: Batch) -> dict[str, torch.Tensor]:
@@ -439,13 +503,15 @@ def detector_losses(network: torch.nn.Module, batch: Batch) -> dict[str, torch.T
 
 
 def reader_losses(network: torch.nn.Module, batch: Batch) -> dict[str, torch.Tensor]:
-    crops, values, colors = batch
-    value_logits, color_logits = network(crops)
+    crops, values, colors, pip_maps, known = batch
+    value_logits, color_logits, pip_logits = network.forward_with_pips(crops)
+    pip_loss = functional.binary_cross_entropy_with_logits(pip_logits, pip_maps, reduction="none")
     return {
         "value loss": functional.cross_entropy(value_logits, values, label_smoothing=0.05),
         "colour loss": functional.cross_entropy(
             color_logits, colors, ignore_index=IGNORED, label_smoothing=0.05
         ),
+        "pip loss": PIP_LOSS_WEIGHT * (pip_loss.sum(dim=(1, 2)) * known).sum() / known.sum().clamp(min=1.0),
     }
 
 

@@ -66,14 +66,18 @@ def white_balance_gains(pixels: BGRImage) -> FloatArray:
     return gains
 
 
+def crop_square(box: Box) -> tuple[int, int, int]:
+    """The image square `crop_die` cuts around `box`: left, top and side in whole pixels."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    half = max(box[2] - box[0], box[3] - box[1]) * CROP_MARGIN / 2
+    return round(cx - half), round(cy - half), max(2, round(2 * half))
+
+
 def crop_die(
     pixels: BGRImage, box: Box, gains: FloatArray, size: int = READER_INPUT_SIZE
 ) -> npt.NDArray[np.uint8]:
     """A square crop around the die's box (plus margin), white-balanced, resized to `size` pixels a side."""
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    half = max(box[2] - box[0], box[3] - box[1]) * CROP_MARGIN / 2
-    x0, y0 = round(cx - half), round(cy - half)
-    side = max(2, round(2 * half))
+    x0, y0, side = crop_square(box)
     region: BGRImage = pixels[max(0, y0) : max(0, y0 + side), max(0, x0) : max(0, x0 + side)]
     if region.shape[0] != side or region.shape[1] != side:
         region = cast(
