@@ -125,7 +125,7 @@ class TrainingPlan:
     """Share of each of SCENE_KINDS among the reader's extra scenes."""
     detector_steps: int = 5000
     detector_batch: int = 8
-    reader_steps: int = 8000
+    reader_steps: int = 7000
     reader_batch: int = 64
     reader_input_size: int = READER_INPUT_SIZE
     real_share: float = 0.25

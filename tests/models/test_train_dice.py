@@ -10,7 +10,15 @@ import pytest
 
 pytest.importorskip("torch")
 
-from models.train_dice import detector_targets, main
+from models.train_dice import (
+    PIP_MAP_STRIDE,
+    detector_targets,
+    main,
+    pip_map,
+    reader_sample,
+    top_face_pips,
+    training_scene,
+)
 from vision.detect import DETECTOR_STRIDE, DetectorSettings, heatmap_peaks
 from vision.recognizer import DiceRecognizer
 
@@ -31,6 +39,7 @@ def test_a_tiny_training_run_exports_models_the_recognizer_loads(tmp_path: Path)
     main(
         [
             "--synthetic-scenes=2",
+            "--reader-scenes=2",
             "--detector-steps=2",
             "--reader-steps=2",
             f"--detector={detector}",
@@ -41,3 +50,26 @@ def test_a_tiny_training_run_exports_models_the_recognizer_loads(tmp_path: Path)
     recognizer = DiceRecognizer(detector_model=detector, reader_model=reader)
     observation = recognizer.recognize_pixels(np.full((64, 96, 3), 200, np.uint8))
     assert observation.width == 96 and observation.height == 64
+
+
+def test_top_face_pips_follow_the_face_corners() -> None:
+    face = np.array([[100, 100], [140, 100], [140, 140], [100, 140]], np.float32)
+    assert top_face_pips(face, 1) == ((120.0, 120.0),)
+    five = np.array(top_face_pips(face, 5))
+    assert len(five) == 5 and five.min() == pytest.approx(110.0) and five.max() == pytest.approx(130.0)
+
+
+def test_reader_samples_carry_their_pips_through_the_crop_and_its_quarter_turns() -> None:
+    image = np.full((200, 200, 3), 60, np.uint8)
+    pips = [(90.0, 95.0), (112.0, 104.0)]
+    for x, y in pips:
+        image[round(y) - 2 : round(y) + 3, round(x) - 2 : round(x) + 3] = 250
+    scene = training_scene(image, ())
+    rng = np.random.default_rng(7)
+    for _ in range(12):
+        crop, points = reader_sample(scene, (80.0, 80.0, 120.0, 120.0), 48, rng, pips)
+        assert points.shape == (2, 2)
+        for x, y in points:
+            assert crop[round(y), round(x)].mean() > 150, (x, y)
+        peaks = pip_map(points, 48)
+        assert peaks.shape == (48 // PIP_MAP_STRIDE,) * 2 and 0.5 < peaks.max() <= 1.0
