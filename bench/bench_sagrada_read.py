@@ -1,25 +1,45 @@
 """Median time from photo to scored windows: one window at 1280x720, four windows in a 12 MP photo.
 
-    python3 bench/bench_sagrada_read.py [--runs N]
+    python3 bench/bench_sagrada_read.py [--runs N] [--accuracy WINDOWS]
 
 Photos are rendered (seeded) and JPEG-encoded, then read from bytes as the command does: decode, find
 windows, read the spaces, identify the patterns, score. Prints the median of the whole read (wall clock,
 and the process's CPU time, which other work on a shared machine does not inflate) and of each stage,
-and how many windows were read right (every space, and the pattern), on one thread.
+and how many windows were read right (every space, and the pattern), on one thread; the machine's load
+average before and after says how much the wall clock figures were shared.
+
+`--accuracy WINDOWS` prints, instead, the issue's accuracy figures on that many rendered windows per set
+(the tests' photos, 960x540, other seeds): every space right with any number of dice and with at most 10,
+the pattern named, what went wrong where a window was not read whole; and real dice pasted into rendered
+windows (from the photos the space classifier never trained on).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
+from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision.sagrada.reader import SagradaReader
-from vision.synth.sagrada import SagradaConfig, WindowScene, render_window_scene
+from engine.sagrada.window import ALL_CELLS, Window
+from vision.evaluation import read_split
+from vision.sagrada.reader import SagradaReader, WindowReading
+from vision.synth.sagrada import (
+    RenderedWindow,
+    SagradaConfig,
+    WindowScene,
+    load_real_dice,
+    paste_real_dice,
+    render_window_scene,
+)
+
+REPOSITORY = Path(__file__).resolve().parent.parent
 
 
 def photo(width: int, height: int, windows: int, window_px: tuple[float, float], seed: int) -> WindowScene:
@@ -41,12 +61,104 @@ def read_right(scene: WindowScene, reader: SagradaReader, data: bytes) -> tuple[
     return whole, named
 
 
+def found_as(windows: tuple[WindowReading, ...], truth: RenderedWindow) -> tuple[WindowReading | None, bool]:
+    """The window read at the labelled one's place (corners within a fifth of a space), and whether it was
+    read the right way up."""
+    pitch = float(np.linalg.norm(truth.corners[1] - truth.corners[0])) / 5
+    for window in windows:
+        for upright in (True, False):
+            corners = window.corners if upright else np.roll(window.corners, 2, axis=0)
+            if np.abs(corners - truth.corners).max() < 0.2 * pitch:
+                return window, upright
+    return None, False
+
+
+def faults(read: Window, truth: Window) -> Counter[str]:
+    """The kinds of misread spaces in a window found on its grid."""
+    kinds: Counter[str] = Counter()
+    for cell in ALL_CELLS:
+        got, expected = read[cell], truth[cell]
+        if got == expected:
+            continue
+        if expected is None:
+            kinds["empty space read as a die"] += 1
+        elif got is None:
+            kinds["die read as empty"] += 1
+        else:
+            kinds["die colour" if got.color != expected.color else "die value"] += 1
+    return kinds
+
+
+def accuracy(reader: SagradaReader, windows: int) -> None:
+    """The issue's accuracy figures on rendered windows, and on real dice pasted into them."""
+    for name, fill, first_seed in (("0-20 dice", (0.0, 1.0), 30000), ("at most 10 dice", (0.0, 0.5), 40000)):
+        base = SagradaConfig(fill=fill, window_px=(220.0, 340.0))
+        config = replace(base, scene=replace(base.scene, width=960, height=540))
+        whole = named = 0
+        kinds: Counter[str] = Counter()
+        for seed in range(first_seed, first_seed + windows):
+            scene = render_window_scene(config, np.random.default_rng(seed))
+            truth = scene.windows[0]
+            window, upright = found_as(reader.read_pixels(scene.image).windows, truth)
+            if window is None:
+                kinds["window not found on its grid"] += 1
+                continue
+            if not upright:
+                kinds["window read upside down"] += 1
+                continue
+            whole += window.window == truth.window
+            named += window.pattern is not None and window.pattern.name == truth.pattern
+            kinds.update(faults(window.window, truth.window))
+        listed = ", ".join(f"{kind} {count}" for kind, count in kinds.most_common()) or "none"
+        print(
+            f"{name}: every space right in {whole} of {windows} windows ({whole / windows:.1%}), "
+            f"pattern named in {named} ({named / windows:.1%})"
+        )
+        print(f"  faults: {listed}")
+    held_out = set(read_split(REPOSITORY / "models" / "validation_split.txt"))
+    crops = [
+        crop
+        for crop in load_real_dice(REPOSITORY / "tests" / "data" / "dice_real")
+        if crop.source.split("#")[0] in held_out
+    ]
+    base = SagradaConfig(fill=(0.0, 0.0), window_px=(220.0, 340.0))
+    empty = replace(base, scene=replace(base.scene, width=960, height=540))
+    rng = np.random.default_rng(50000)
+    dice = right = false_dice = 0
+    kinds = Counter()
+    for _ in range(windows // 4):
+        scene = paste_real_dice(render_window_scene(empty, rng), crops, rng, fill=0.45)
+        truth = scene.windows[0]
+        window, upright = found_as(reader.read_pixels(scene.image).windows, truth)
+        placed = sum(die is not None for die in truth.window.dice)
+        dice += placed
+        if window is None or not upright:
+            kinds["window not found the right way up"] += placed
+            continue
+        found = faults(window.window, truth.window)
+        kinds.update(found)
+        right += placed - (found.total() - found["empty space read as a die"])
+        false_dice += found["empty space read as a die"]
+    listed = ", ".join(f"{kind} {count}" for kind, count in kinds.most_common()) or "none"
+    print(
+        f"real dice pasted into {windows // 4} windows: {right} of {dice} read right, "
+        f"{false_dice} empty spaces read as dice"
+    )
+    print(f"  faults: {listed}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=7)
-    runs = parser.parse_args().runs
+    parser.add_argument("--accuracy", type=int, metavar="WINDOWS", help="print accuracy on this many windows")
+    arguments = parser.parse_args()
+    runs = arguments.runs
     cv2.setNumThreads(1)
     reader = SagradaReader()
+    if arguments.accuracy:
+        accuracy(reader, arguments.accuracy)
+        return
+    print(f"load average before: {_load()}")
     cases = {
         "one window, 1280x720": (1280, 720, 1, (220.0, 380.0)),
         "four windows, 4000x3000": (4000, 3000, 4, (700.0, 900.0)),
@@ -76,6 +188,11 @@ def main() -> None:
         )
         print(f"  stages (median ms): {per_stage}")
         print(f"  windows read whole {whole} of {rendered}, pattern named {named} of {rendered}")
+    print(f"load average after: {_load()}")
+
+
+def _load() -> str:
+    return " ".join(f"{load:.2f}" for load in os.getloadavg()) + f" on {os.cpu_count()} cores"
 
 
 if __name__ == "__main__":

@@ -428,16 +428,17 @@ def find_windows(image: BGRImage, min_space_px: float = 12.0) -> list[WindowLatt
     copy shrunk to `WORKING_LONG_SIDE`, aligned on the full image's grout, turned by its name strip."""
     height, width = image.shape[:2]
     shrink = max(height, width) / WORKING_LONG_SIDE
-    small, to_image = image, np.eye(3)
+    largest_channel = _brightness(image)
+    small, to_image = largest_channel, np.eye(3)
     if shrink > 1:
         size = (round(width / shrink), round(height / shrink))
-        small = cast(BGRImage, cv2.resize(image, size, interpolation=cv2.INTER_AREA))
+        small = cast(npt.NDArray[np.uint8], cv2.resize(largest_channel, size, interpolation=cv2.INTER_AREA))
         # Pixel centres: a shrunk pixel x stands for (x + 0.5) * scale - 0.5 in the photo.
         scale_x, scale_y = width / size[0], height / size[1]
         to_image = np.array([[scale_x, 0, (scale_x - 1) / 2], [0, scale_y, (scale_y - 1) / 2], [0, 0, 1.0]])
-    brightness = _brightness(image)
+    brightness = largest_channel.astype(np.float32)
     lattices = []
-    for _, coarse, outline in _windows_in(_brightness(small), min_space_px * COLS / max(shrink, 1)):
+    for _, coarse, outline in _windows_in(small.astype(np.float32), min_space_px * COLS / max(shrink, 1)):
         # As in the coarse step, the fine alignment may slide off (a card cut by the photo's edge): the
         # coarse fit stays where it matches the fine layout better.
         start = to_image @ coarse
@@ -452,7 +453,7 @@ def find_windows(image: BGRImage, min_space_px: float = 12.0) -> list[WindowLatt
     return lattices
 
 
-def _brightness(image: BGRImage) -> npt.NDArray[np.float32]:
+def _brightness(image: BGRImage) -> npt.NDArray[np.uint8]:
     """Each pixel's largest channel: the frame and grout are dark in all three, any print or die is not."""
     blue, green, red = cv2.split(image)
-    return cast(npt.NDArray[np.float32], cv2.max(cv2.max(blue, green), red).astype(np.float32))
+    return cast(npt.NDArray[np.uint8], cv2.max(cv2.max(blue, green), red))

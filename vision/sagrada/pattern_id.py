@@ -1,8 +1,10 @@
 """Tell which of the 24 pattern cards a window is from the print still visible in its empty spaces.
 
-Every empty space comes with the space classifier's belief about its print (how likely each of the 12
-prints is) and is compared with each official pattern, both ways up: a pattern is as likely as the prints
-it has where the spaces are empty, with a floor for the classifier's confident mistakes. The posterior over
+Every space comes with the space classifier's belief about its print (how likely the space is empty and
+showing each of the 12 prints; what is left is the chance a die hides it) and is compared with each
+official pattern, both ways up: a pattern is as likely as the prints it has where the spaces show them,
+with a floor for the classifier's confident mistakes, so a space that may be empty counts as much as it
+may be. The posterior over
 (pattern, turn) gives the confidence; the frame's evidence about which way up the card lies enters as a
 prior on the turn.
 """
@@ -43,7 +45,8 @@ def half_turn(cell: Cell) -> Cell:
 
 
 PrintBelief = Mapping[PrintedSpace, float]
-"""How likely each print is on an empty space (the missing ones at 0)."""
+"""How likely the space is empty and showing each print (the missing ones at 0); their sum is how likely
+the space is empty."""
 _MISREAD = 0.03
 """Likelihood kept for a print the classifier all but ruled out."""
 
@@ -52,7 +55,8 @@ def _log_likelihood(pattern: Pattern, seen: Mapping[Cell, PrintBelief], turned: 
     total = 0.0
     for cell, belief in seen.items():
         printed = PrintedSpace.of(pattern.restriction(half_turn(cell) if turned else cell))
-        total += math.log(_MISREAD + (1 - _MISREAD) * belief.get(printed, 0.0))
+        empty = min(sum(belief.values()), 1.0)
+        total += math.log(1 - empty + _MISREAD * empty + (1 - _MISREAD) * belief.get(printed, 0.0))
     return total
 
 
@@ -61,7 +65,7 @@ def identify_pattern(
     orientation_margin: float,
     candidates: Sequence[Pattern] | None = None,
 ) -> PatternMatch:
-    """The best (pattern, turn) for the print seen on the empty spaces (cells as the lattice numbers them).
+    """The best (pattern, turn) for the print seen on the spaces (cells as the lattice numbers them).
 
     `candidates` defaults to the 24 official patterns; pass one pattern to only decide the turn.
     """
@@ -80,6 +84,6 @@ def identify_pattern(
         by_pattern[pattern.name] = by_pattern.get(pattern.name, 0.0) + weight / total
     _, best, turned = max(scored, key=lambda item: item[0])
     confidence = by_pattern[best.name]
-    visible = len(seen)
+    visible = sum(sum(belief.values()) > 0.5 for belief in seen.values())
     named = best if (visible >= MIN_VISIBLE and confidence >= MIN_CONFIDENCE) or len(patterns) == 1 else None
     return PatternMatch(named, confidence, turned, visible, best.name)

@@ -152,7 +152,7 @@ class SagradaReader:
         clock.lap("read_spaces")
         placed = []
         for lattice, seen in zip(lattices, spaces, strict=True):
-            prints = {space.cell: space.print_belief() for space in seen if space.die is None}
+            prints = {space.cell: space.print_belief() for space in seen}
             match = identify_pattern(prints, lattice.orientation_margin, [pattern] if pattern else None)
             if match.turned:
                 lattice, seen = lattice.turned(), _turned(seen)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -16,6 +17,7 @@ from vision.sagrada.cells import (
     class_index,
     flatten,
 )
+from vision.sagrada.lattice import WindowLattice
 from vision.synth.sagrada import WindowScene
 
 from .conftest import needs_cell_model, true_lattice
@@ -43,6 +45,26 @@ def test_cuts_are_centred_on_their_spaces(scenes: list[WindowScene]) -> None:
     window = scenes[0].windows[0]
     crops = cell_crops(flatten(scenes[0].image, true_lattice(window)))
     assert crops.shape == (20, CROP_PX, CROP_PX, 3)
+
+
+def test_a_photo_much_denser_than_the_view_is_shrunk_in_place(scenes: list[WindowScene]) -> None:
+    """The same window photographed at four times the resolution, with a pixel-fine checkerboard over it,
+    gives the same flat view: the photo is averaged down before the warp (the checkerboard averages out
+    instead of aliasing) and the shrink keeps every pixel where it was."""
+    scene = scenes[2]
+    lattice = true_lattice(scene.windows[0])
+    big = cv2.resize(scene.image, None, fx=4, fy=4, interpolation=cv2.INTER_CUBIC).astype(np.int16)
+    rows, cols = np.indices(big.shape[:2])
+    checkerboard = ((rows + cols) % 2 * 80 - 40).astype(np.int16)
+    big = np.clip(big + checkerboard[..., None], 0, 255).astype(np.uint8)
+    # A photo pixel x is at 4x + 1.5 in the big one (pixel centres).
+    to_big = np.array([[4.0, 0, 1.5], [0, 4.0, 1.5], [0, 0, 1]])
+    big_lattice = WindowLattice(to_big @ lattice.grid_to_image, 1.0, 1.0)
+    small_view = flatten(scene.image, lattice).astype(np.float32).mean(axis=2)
+    big_view = flatten(big, big_lattice).astype(np.float32).mean(axis=2)
+    (dx, dy), _ = cv2.phaseCorrelate(small_view, big_view)
+    assert abs(dx) < 0.2 and abs(dy) < 0.2, f"views shifted by {dx:.2f}, {dy:.2f} px"
+    assert np.abs(small_view - big_view).mean() < 6
 
 
 @needs_cell_model

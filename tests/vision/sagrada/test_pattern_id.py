@@ -38,6 +38,16 @@ def test_the_print_overrules_a_frame_that_looks_turned() -> None:
     assert match.pattern is not None and match.pattern.name == "Virtus" and not match.turned
 
 
+def test_a_space_a_die_likely_hides_weighs_little() -> None:
+    """Spaces read as dice still hold a little evidence, but a wrong print there cannot outweigh the print
+    seen on the empty spaces."""
+    seen = printed("Virtus", list(ALL_CELLS[:8]))
+    hidden = {PrintedSpace(None, None): 0.02}
+    seen.update({cell: hidden for cell in ALL_CELLS[8:]})
+    match = identify_pattern(seen, orientation_margin=0.0)
+    assert match.pattern is not None and match.pattern.name == "Virtus" and match.visible == 8
+
+
 def test_too_little_print_names_no_pattern_but_a_given_one_is_accepted() -> None:
     few = printed("Virtus", list(ALL_CELLS[: MIN_VISIBLE - 1]))
     match = identify_pattern(few, orientation_margin=0.2)
@@ -57,7 +67,7 @@ def test_rendered_windows_with_few_dice_are_identified(
         if lattice is None:
             continue
         (spaces,) = cell_reader.read(scene.image, [lattice])
-        prints = {space.cell: space.print_belief() for space in spaces if space.die is None}
+        prints = {space.cell: space.print_belief() for space in spaces}
         match = identify_pattern(prints, lattice.orientation_margin)
         right += match.pattern is not None and match.pattern.name == window.pattern
     assert right >= 0.9 * len(sparse_scenes), f"pattern named right in {right} of {len(sparse_scenes)}"
