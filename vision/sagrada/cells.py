@@ -201,10 +201,11 @@ class CellReader:
         if not lattices:
             return []
         crops = np.concatenate([cell_crops(flatten(image, lattice, DIE_TOP)) for lattice in lattices])
-        # A die reads the same a quarter turn round: the four turns' probabilities are averaged.
-        turns = np.concatenate([np.rot90(crops, turn, axes=(1, 2)) for turn in range(4)])
+        # A die reads the same turned round: the cut and its half turn are read and their probabilities
+        # averaged (on rendered windows as good as all four quarter turns, at half the cost).
+        turns = np.concatenate([crops, np.rot90(crops, 2, axes=(1, 2))])
         (logits,) = self._session.run(None, {self._input_name: network_input(turns)})
-        probabilities = softmax(np.asarray(logits, np.float32)).reshape(4, len(crops), -1).mean(axis=0)
+        probabilities = softmax(np.asarray(logits, np.float32)).reshape(2, len(crops), -1).mean(axis=0)
         rows = probabilities.reshape(len(lattices), len(ALL_CELLS), -1)
         return [
             tuple(SpaceReading(cell, row) for cell, row in zip(ALL_CELLS, window, strict=True))

@@ -11,11 +11,12 @@ prior on the turn.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.sagrada.window import COLS, ROWS, Cell, Pattern, official_patterns
+from engine.sagrada.window import ALL_CELLS, COLS, ROWS, Cell, Pattern, official_patterns
 from vision.sagrada.cells import PrintedSpace
 
 MIN_VISIBLE = 4
@@ -51,12 +52,26 @@ _MISREAD = 0.03
 """Likelihood kept for a print the classifier all but ruled out."""
 
 
-def _log_likelihood(pattern: Pattern, seen: Mapping[Cell, PrintBelief], turned: bool) -> float:
+@functools.cache
+def _prints(pattern: Pattern) -> tuple[PrintedSpace, ...]:
+    """The pattern's print on each space, row-major."""
+    return tuple(PrintedSpace.of(pattern.restriction(cell)) for cell in ALL_CELLS)
+
+
+def _evidence(belief: PrintBelief) -> tuple[dict[PrintedSpace, float], float]:
+    """The log-likelihood of a space's reading for each print it may show, and for any other print."""
+    empty = min(sum(belief.values()), 1.0)
+    floor = 1 - empty + _MISREAD * empty
+    return {kind: math.log(floor + (1 - _MISREAD) * p) for kind, p in belief.items()}, math.log(floor)
+
+
+def _log_likelihood(
+    pattern: Pattern, evidence: Mapping[Cell, tuple[dict[PrintedSpace, float], float]], turned: bool
+) -> float:
+    prints = _prints(pattern)
     total = 0.0
-    for cell, belief in seen.items():
-        printed = PrintedSpace.of(pattern.restriction(half_turn(cell) if turned else cell))
-        empty = min(sum(belief.values()), 1.0)
-        total += math.log(1 - empty + _MISREAD * empty + (1 - _MISREAD) * belief.get(printed, 0.0))
+    for cell, (by_print, otherwise) in evidence.items():
+        total += by_print.get(prints[(half_turn(cell) if turned else cell).index], otherwise)
     return total
 
 
@@ -71,11 +86,12 @@ def identify_pattern(
     """
     patterns = list(candidates) if candidates is not None else list(official_patterns().values())
     turn_prior = _TURN_EVIDENCE * orientation_margin
+    evidence = {cell: _evidence(belief) for cell, belief in seen.items()}
     scored = []
     for pattern in patterns:
         for turned in (False, True):
             prior = -turn_prior / 2 if turned else turn_prior / 2
-            scored.append((_log_likelihood(pattern, seen, turned) + prior, pattern, turned))
+            scored.append((_log_likelihood(pattern, evidence, turned) + prior, pattern, turned))
     top = max(score for score, _, _ in scored)
     weights = [(math.exp(score - top), pattern, turned) for score, pattern, turned in scored]
     total = sum(weight for weight, _, _ in weights)
