@@ -58,21 +58,29 @@ def _prints(pattern: Pattern) -> tuple[PrintedSpace, ...]:
     return tuple(PrintedSpace.of(pattern.restriction(cell)) for cell in ALL_CELLS)
 
 
-def _evidence(belief: PrintBelief) -> tuple[dict[PrintedSpace, float], float]:
-    """The log-likelihood of a space's reading for each print it may show, and for any other print."""
-    empty = min(sum(belief.values()), 1.0)
-    floor = 1 - empty + _MISREAD * empty
-    return {kind: math.log(floor + (1 - _MISREAD) * p) for kind, p in belief.items()}, math.log(floor)
+@dataclass(frozen=True)
+class _Evidence:
+    """One space's reading as log-likelihoods: for each print it may show, and for any other print."""
+
+    index: int
+    turned_index: int
+    by_print: dict[PrintedSpace, float]
+    otherwise: float
+
+    @classmethod
+    def of(cls, cell: Cell, belief: PrintBelief) -> _Evidence:
+        empty = min(sum(belief.values()), 1.0)
+        floor = 1 - empty + _MISREAD * empty
+        by_print = {kind: math.log(floor + (1 - _MISREAD) * p) for kind, p in belief.items()}
+        return cls(cell.index, half_turn(cell).index, by_print, math.log(floor))
 
 
-def _log_likelihood(
-    pattern: Pattern, evidence: Mapping[Cell, tuple[dict[PrintedSpace, float], float]], turned: bool
-) -> float:
+def _log_likelihood(pattern: Pattern, evidence: Sequence[_Evidence], turned: bool) -> float:
     prints = _prints(pattern)
-    total = 0.0
-    for cell, (by_print, otherwise) in evidence.items():
-        total += by_print.get(prints[(half_turn(cell) if turned else cell).index], otherwise)
-    return total
+    return sum(
+        space.by_print.get(prints[space.turned_index if turned else space.index], space.otherwise)
+        for space in evidence
+    )
 
 
 def identify_pattern(
@@ -86,7 +94,7 @@ def identify_pattern(
     """
     patterns = list(candidates) if candidates is not None else list(official_patterns().values())
     turn_prior = _TURN_EVIDENCE * orientation_margin
-    evidence = {cell: _evidence(belief) for cell, belief in seen.items()}
+    evidence = [_Evidence.of(cell, belief) for cell, belief in seen.items()]
     scored = []
     for pattern in patterns:
         for turned in (False, True):
