@@ -3,9 +3,9 @@
 Scenes use a seed the training never draws from, and stay inside the envelope the product promises
 (dice 20 px and up, tilt up to 35 degrees, the renderer's light, blur, noise and JPEG, distractors).
 
-Measured with the shipped models on these 200 scenes: recall 95.8%, precision 87.1%, value accuracy 92.1%,
-colour accuracy 96.2% per die, short of issue 3's 99.5% for value and colour. The floors below guard the
-current figures against regression and must be raised to the issue's when a better model ships.
+Measured with the shipped models on these 200 scenes: recall 95.8%, precision 88.6%, value accuracy 95.0%,
+colour accuracy 97.0% per die, short of issue 3's 99.5% for value and colour. The floors below sit just
+under the measured figures and must be raised to the issue's when a better model ships.
 """
 
 from __future__ import annotations
@@ -33,15 +33,15 @@ def scores(recognizer: DiceRecognizer) -> list[PhotoScore]:
 
 def test_every_visible_die_is_found(scores: list[PhotoScore]) -> None:
     report = summarise(scores)
-    assert report.recall >= 0.94, str(report)
-    assert report.precision >= 0.85, str(report)
+    assert report.recall >= 0.95, str(report)
+    assert report.precision >= 0.88, str(report)
 
 
 def test_value_accuracy_per_die(scores: list[PhotoScore]) -> None:
     report = summarise(scores)
-    assert report.value_accuracy >= 0.9, str(report)
+    assert report.value_accuracy >= 0.945, str(report)
 
 
 def test_colour_accuracy_per_die(scores: list[PhotoScore]) -> None:
     report = summarise(scores)
-    assert report.color_accuracy >= 0.94, str(report)
+    assert report.color_accuracy >= 0.965, str(report)
