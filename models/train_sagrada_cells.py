@@ -51,7 +51,7 @@ REPOSITORY = Path(__file__).resolve().parent.parent
 REAL_DICE = REPOSITORY / "tests" / "data" / "dice_real"
 VALIDATION_SPLIT = Path(__file__).resolve().parent / "validation_split.txt"
 SEED = 5
-_SHAKE = 0.06
+_SHAKE = 0.04
 """Standard deviation of the corner shake, in spaces."""
 _REAL_SHARE = 0.2
 """Share of the training windows holding real dice."""
@@ -91,10 +91,9 @@ class CellNet(nn.Module):
 
 
 def training_config(rng: np.random.Generator) -> SagradaConfig:
-    """Window photos of the sizes the reader meets: 1280x720 frames and reduced phone photos, down to a
-    window among four in a 12 MP photo (decoded at a quarter: grids of about 110 px)."""
+    """Window photos of the sizes the reader meets: 1280x720 frames and reduced phone photos."""
     width, height = (960, 540) if rng.random() < 0.5 else (1000, 750)
-    base = SagradaConfig(fill=(0.0, 1.0), window_px=(110.0, 420.0))
+    base = SagradaConfig(fill=(0.0, 1.0), window_px=(150.0, 420.0))
     return replace(base, scene=replace(base.scene, width=width, height=height))
 
 
