@@ -23,7 +23,7 @@ import numpy.typing as npt
 from engine.sagrada.window import ALL_CELLS, Cell, Color, Die, Restriction
 from vision.errors import ModelUnavailable
 from vision.onnx_session import MODELS_FOLDER, open_session
-from vision.sagrada.lattice import GRID_HEIGHT, GRID_WIDTH, GROUT, PITCH, SPACE, WindowLattice, project
+from vision.sagrada.lattice import GRID_HEIGHT, GRID_WIDTH, GROUT, PITCH, SPACE, WindowLattice
 
 BGRImage = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float32]
@@ -123,46 +123,10 @@ def flatten(image: BGRImage, lattice: WindowLattice, height: float = 0.0) -> BGR
         lattice.raised(height, image.shape[1], image.shape[0]) if height else lattice.grid_to_image
     )
     image_to_flat = grid_to_flat @ np.linalg.inv(plane_to_image)
-    source, image_to_flat = _shrunk_to_view(image, image_to_flat, size)
     flat = cv2.warpPerspective(
-        source, image_to_flat, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        image, image_to_flat, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
     )
     return cast(BGRImage, flat)
-
-
-_MOST_PHOTO_PX_PER_VIEW_PX = 1.5
-"""A warp samples the photo at the view's pixels only; where the photo is denser than this, the region the
-view covers is first shrunk by averaging (to 1.2), so pips and print average instead of aliasing."""
-
-
-def _shrunk_to_view(
-    image: BGRImage, image_to_flat: npt.NDArray[np.float64], size: tuple[int, int]
-) -> tuple[BGRImage, npt.NDArray[np.float64]]:
-    """The photo region under a view of `size`, area-shrunk where it is much denser than the view, and
-    the homography from it to the view."""
-    width, height = size
-    view_corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)
-    seen = project(np.linalg.inv(image_to_flat).astype(np.float64), view_corners)
-    edges = np.linalg.norm(np.roll(seen, -1, axis=0) - seen, axis=1)
-    density = float((edges / np.array([width, height, width, height])).min())
-    if density <= _MOST_PHOTO_PX_PER_VIEW_PX:
-        return image, image_to_flat
-    rows, cols = image.shape[:2]
-    x0, y0 = np.clip(np.floor(seen.min(axis=0)).astype(int) - 2, 0, [cols - 1, rows - 1])
-    x1, y1 = np.clip(np.ceil(seen.max(axis=0)).astype(int) + 2, [x0 + 1, y0 + 1], [cols, rows])
-    factor = 1.2 / density
-    shrunk_size = (max(1, round((x1 - x0) * factor)), max(1, round((y1 - y0) * factor)))
-    shrunk = cv2.resize(image[y0:y1, x0:x1], shrunk_size, interpolation=cv2.INTER_AREA)
-    # Pixel centres: a source pixel x lands at (x - x0 + 0.5) * scale - 0.5 in the shrunk copy.
-    scale_x, scale_y = shrunk_size[0] / (x1 - x0), shrunk_size[1] / (y1 - y0)
-    image_to_shrunk = np.array(
-        [
-            [scale_x, 0, (0.5 - x0) * scale_x - 0.5],
-            [0, scale_y, (0.5 - y0) * scale_y - 0.5],
-            [0, 0, 1.0],
-        ]
-    )
-    return cast(BGRImage, shrunk), image_to_flat @ np.linalg.inv(image_to_shrunk)
 
 
 def cell_crops(flat: BGRImage) -> npt.NDArray[np.uint8]:
@@ -201,11 +165,10 @@ class CellReader:
         if not lattices:
             return []
         crops = np.concatenate([cell_crops(flatten(image, lattice, DIE_TOP)) for lattice in lattices])
-        # A die reads the same turned round: the cut and its half turn are read and their probabilities
-        # averaged (on rendered windows as good as all four quarter turns, at half the cost).
-        turns = np.concatenate([crops, np.rot90(crops, 2, axes=(1, 2))])
+        # A die reads the same a quarter turn round: the four turns' probabilities are averaged.
+        turns = np.concatenate([np.rot90(crops, turn, axes=(1, 2)) for turn in range(4)])
         (logits,) = self._session.run(None, {self._input_name: network_input(turns)})
-        probabilities = softmax(np.asarray(logits, np.float32)).reshape(2, len(crops), -1).mean(axis=0)
+        probabilities = softmax(np.asarray(logits, np.float32)).reshape(4, len(crops), -1).mean(axis=0)
         rows = probabilities.reshape(len(lattices), len(ALL_CELLS), -1)
         return [
             tuple(SpaceReading(cell, row) for cell, row in zip(ALL_CELLS, window, strict=True))

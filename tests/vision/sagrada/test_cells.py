@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 
@@ -17,7 +16,6 @@ from vision.sagrada.cells import (
     class_index,
     flatten,
 )
-from vision.sagrada.lattice import WindowLattice
 from vision.synth.sagrada import WindowScene
 
 from .conftest import needs_cell_model, true_lattice
@@ -47,26 +45,6 @@ def test_cuts_are_centred_on_their_spaces(scenes: list[WindowScene]) -> None:
     assert crops.shape == (20, CROP_PX, CROP_PX, 3)
 
 
-def test_a_photo_much_denser_than_the_view_is_shrunk_in_place(scenes: list[WindowScene]) -> None:
-    """The same window photographed at four times the resolution, with a pixel-fine checkerboard over it,
-    gives the same flat view: the photo is averaged down before the warp (the checkerboard averages out
-    instead of aliasing) and the shrink keeps every pixel where it was."""
-    scene = scenes[2]
-    lattice = true_lattice(scene.windows[0])
-    big = cv2.resize(scene.image, None, fx=4, fy=4, interpolation=cv2.INTER_CUBIC).astype(np.int16)
-    rows, cols = np.indices(big.shape[:2])
-    checkerboard = ((rows + cols) % 2 * 80 - 40).astype(np.int16)
-    big = np.clip(big + checkerboard[..., None], 0, 255).astype(np.uint8)
-    # A photo pixel x is at 4x + 1.5 in the big one (pixel centres).
-    to_big = np.array([[4.0, 0, 1.5], [0, 4.0, 1.5], [0, 0, 1]])
-    big_lattice = WindowLattice(to_big @ lattice.grid_to_image, 1.0, 1.0)
-    small_view = flatten(scene.image, lattice).astype(np.float32).mean(axis=2)
-    big_view = flatten(big, big_lattice).astype(np.float32).mean(axis=2)
-    (dx, dy), _ = cv2.phaseCorrelate(small_view, big_view)
-    assert abs(dx) < 0.2 and abs(dy) < 0.2, f"views shifted by {dx:.2f}, {dy:.2f} px"
-    assert np.abs(small_view - big_view).mean() < 6
-
-
 @needs_cell_model
 def test_spaces_are_read_whole(scenes: list[WindowScene], cell_reader: CellReader) -> None:
     """Die or empty, and the die's colour and value, on windows holding any number of dice."""
@@ -78,8 +56,8 @@ def test_spaces_are_read_whole(scenes: list[WindowScene], cell_reader: CellReade
         wrong += misses
         windows_right += misses == 0
     total = 20 * len(scenes)
-    assert wrong <= 0.03 * total, f"{wrong} of {total} spaces misread"
-    assert windows_right >= 0.65 * len(scenes), f"all 20 spaces right in {windows_right} of {len(scenes)}"
+    assert wrong <= 0.025 * total, f"{wrong} of {total} spaces misread"
+    assert windows_right >= 0.7 * len(scenes), f"all 20 spaces right in {windows_right} of {len(scenes)}"
 
 
 @needs_cell_model
@@ -93,4 +71,4 @@ def test_empty_spaces_show_their_print(sparse_scenes: list[WindowScene], cell_re
             if window.window[space.cell] is None:
                 total += 1
                 right += space.printed == PrintedSpace.of(pattern.restriction(space.cell))
-    assert right >= 0.9 * total, f"print read right on {right} of {total} empty spaces"
+    assert right >= 0.93 * total, f"print read right on {right} of {total} empty spaces"

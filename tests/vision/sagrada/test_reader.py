@@ -50,6 +50,7 @@ def test_every_space_of_rendered_windows_is_read(scenes: list[WindowScene], read
         truth = scene.windows[0]
         window = read_as(list(reader.read_pixels(scene.image).windows), truth)
         whole += window is not None and window.window == truth.window
+    # Floor at the measured level (27 of 40); issue 4's target is 99 % of windows.
     assert whole >= 0.65 * len(scenes), f"every space read right in {whole} of {len(scenes)} windows"
 
 
@@ -64,8 +65,9 @@ def test_windows_with_few_dice_are_read_and_named(
             continue
         named += window.pattern is not None and window.pattern.name == truth.pattern
         whole += window.window == truth.window
-    assert named >= 0.9 * len(sparse_scenes), f"pattern named right in {named} of {len(sparse_scenes)}"
-    assert whole >= 0.75 * len(sparse_scenes), f"every space right in {whole} of {len(sparse_scenes)}"
+    # Floors at the measured level (38 and 32 of 40); issue 4's targets are 98 % named and 99 % whole.
+    assert named >= 0.925 * len(sparse_scenes), f"pattern named right in {named} of {len(sparse_scenes)}"
+    assert whole >= 0.775 * len(sparse_scenes), f"every space right in {whole} of {len(sparse_scenes)}"
 
 
 @pytest.fixture(scope="module")
@@ -93,8 +95,9 @@ def test_real_dice_in_a_rendered_window_are_read(
             else:
                 dice += 1
                 right += die == expected
-    assert false_dice <= 2, f"{false_dice} empty spaces read as dice"
-    assert right >= 0.7 * dice, f"{right} of {dice} real dice read right"
+    # Floors at the measured level (0 false dice, 75 of 99 read right); the aim is every die.
+    assert false_dice <= 1, f"{false_dice} empty spaces read as dice"
+    assert right >= 0.74 * dice, f"{right} of {dice} real dice read right"
 
 
 def test_a_photo_is_read_from_bytes_into_the_issue_json(
