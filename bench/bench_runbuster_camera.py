@@ -28,8 +28,16 @@ from vision.evaluation import centres_match
 from vision.observation import DetectedDie
 from vision.read import READER_MODEL
 from vision.runbuster.locate import FloatArray, MatLocation, locate_mat
-from vision.runbuster.mat import DIE_EDGE, MAT_HEIGHT, MAT_WIDTH, ZONE_KEYS, ZONES
-from vision.runbuster.zones import MatReading, SharedRecognizer, assign_dice, on_print, recognize_on_mat
+from vision.runbuster.mat import DIE_EDGE, MAT_HEIGHT, MAT_WIDTH, ZONE_KEYS, ZONES, Paper
+from vision.runbuster.zones import (
+    MatReading,
+    MatViews,
+    SharedRecognizer,
+    assign_dice,
+    find_on_mat,
+    on_print,
+    read_top_faces,
+)
 from vision.synth.mat import MatScene, MatSceneConfig, render_mat_scene
 
 BORDER_BAND = 4.0
@@ -86,13 +94,13 @@ def error_buckets(
     truth_boxes = [label.die.box for label in scene.dice]
     footprints = np.array([label.mat_point for label in scene.dice]).reshape(-1, 2)
     matches = _nearest_pairs(footprints, location.to_mat(_centres(raw), DIE_EDGE / 2), DIE_EDGE / 2)
-    placed = {id(p.die): p for p in reading.dice}
+    placed = {_key(p.die): p for p in reading.dice}
     # A die found twice keeps one of its two detections: the one kept stands for it.
-    spare = {index for index, die in enumerate(raw) if id(die) in placed} - set(matches.values())
+    spare = {index for index, die in enumerate(raw) if _key(die) in placed} - set(matches.values())
     for index, found in list(matches.items()):
-        if id(raw[found]) not in placed:
+        if _key(raw[found]) not in placed:
             twin = next(
-                (k for k in spare if math.dist(placed[id(raw[k])].mat_point, footprints[index]) < DIE_EDGE),
+                (k for k in spare if math.dist(placed[_key(raw[k])].mat_point, footprints[index]) < DIE_EDGE),
                 None,
             )
             if twin is not None:
@@ -103,18 +111,18 @@ def error_buckets(
             buckets["detector miss"] += 1
             continue
         die = raw[matches[index]]
-        where = placed.get(id(die))
+        where = placed.get(_key(die))
         if where is None:
             buckets["left out by the mat's rules"] += 1
         elif where.zone != label.zone:
             buckets["zone"] += 1
-        elif die.value != label.die.value:
+        elif where.value != label.die.value:
             buckets["value"] += 1
             buckets["  of which flagged unsure"] += where.unsure
         else:
             buckets["right"] += 1
             buckets["  of which flagged unsure "] += where.unsure
-        if die.color != label.die.color:
+        if where is not None and where.die.color != label.die.color:
             buckets["colour"] += 1
     matched = {matches[index] for index in matches}
     unmatched = [index for index in range(len(raw)) if index not in matched]
@@ -123,14 +131,14 @@ def error_buckets(
     points = location.to_mat(_centres([raw[index] for index in unmatched]), DIE_EDGE / 2)
     for index, (x, y) in zip(unmatched, points, strict=True):
         die = raw[index]
-        if id(die) not in placed:
+        if _key(die) not in placed:
             if on_print(x, y):
                 buckets["(left out: on a marker or lettering)"] += 1
             elif not (0 <= x <= MAT_WIDTH and 0 <= y <= MAT_HEIGHT):
                 buckets["(left out: off the sheet)"] += 1
             else:
                 buckets["(left out: not die-sized, or a die found twice)"] += 1
-        elif placed[id(die)].zone is None:
+        elif placed[_key(die)].zone is None:
             buckets["(kept as outside every zone)"] += 1
         elif any(centres_match(die.box, box) or _overlaps(die.box, box) for box in truth_boxes):
             buckets["extra on or between dice"] += 1
@@ -141,6 +149,11 @@ def error_buckets(
         else:
             buckets["extra elsewhere (blank paper)"] += 1
     return buckets
+
+
+def _key(die: DetectedDie) -> tuple[tuple[float, float], tuple[float, float, float, float]]:
+    """A detection's place, which stays when its values are read again on its top face."""
+    return die.center, die.box
 
 
 def _centres(dice: Sequence[DetectedDie]) -> FloatArray:
@@ -226,8 +239,9 @@ def main() -> None:
     for scene in scenes:
         started = time.perf_counter()
         location = locate_mat(scene.image)
-        raw = recognize_on_mat(recognizer, scene.image, location)
-        reading = assign_dice(location, raw)
+        views = MatViews.of(scene.image, location, Paper.A3)
+        raw = find_on_mat(recognizer, location, views)
+        reading = read_top_faces(recognizer, assign_dice(location, raw), views)
         recognise_s.append(time.perf_counter() - started)
         buckets += error_buckets(scene, location, raw, reading)
         for key in ZONE_KEYS:

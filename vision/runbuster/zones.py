@@ -24,7 +24,7 @@ import numpy as np
 from vision.colors import DIE_COLORS
 from vision.observation import DetectedDie, DiceObservation
 from vision.read import Box, DieReading
-from vision.recognizer import DiceRecognizer
+from vision.recognizer import DiceRecognizer, RecognizerSettings
 from vision.runbuster.locate import BGRImage, FloatArray, MatLocation, locate_mat
 from vision.runbuster.mat import (
     DIE_EDGE,
@@ -41,8 +41,8 @@ from vision.runbuster.topdown import VIEW_SCALE, mat_to_view, plane_views, view_
 
 UNSURE_BELOW = 0.6
 """A die whose value is read with less confidence than this is flagged for the players to check. On 40
-rendered mats (`python -m bench.bench_runbuster_camera --scenes 40`) it flags 9 of the 14 dice misread and
-25 of the 617 read right; the detection's confidence is about as high for misread dice as for the others,
+rendered mats (`python -m bench.bench_runbuster_camera --scenes 40`) it flags 2 of the 5 dice misread and
+18 of the 628 read right; the detection's confidence is about as high for misread dice as for the others,
 so it is not used."""
 DIE_SIZE_RANGE = (0.9, 3.0)
 """A detection's box (the square root of its area) over a die's face as the camera sees it there: a die's
@@ -53,6 +53,11 @@ Each face is read in every box at every quarter turn, and the value with the mos
 those readings wins: one reading's glint or cut-off pip is outvoted."""
 CLOSEST_DICE = 0.8
 """Footprints closer than this many die edges are one die found twice; the more confident is kept."""
+CANDIDATE_CONFIDENCE = 0.15
+"""The recognizer's floor (detector score x the reader's die probability) for a die on the mat, half its
+general 0.3: the mat's own rules (the print, a die's size and footprint) already turn away look-alikes.
+Measured against 0.3: 3 more of the 510 dice of the end-to-end test right, 3 more of its 193 on A4, 1 more
+of 635 on the bench's 40 mats, no extra anywhere."""
 TOWARDS_CAMERA = 0.9
 """Two footprints less than an edge apart, lined up within this cosine of the way to the camera, are a
 die's top and its near side found apart (two dice that close would have to touch in that very line)."""
@@ -192,56 +197,83 @@ class MatRecognizer(Protocol):
 
 
 def read_mat_photo(recognizer: MatRecognizer, pixels: BGRImage, paper: Paper = Paper.A3) -> MatReading:
-    """Find the mat, recognise the dice on it and place them in the zones.
+    """Find the mat, find the dice on it, place them in the zones and read their top faces.
 
-    The mat is found first, so a photo without it fails fast (MatNotFound) and costs no recognition.
+    The mat is found first, so a photo without it fails fast (MatNotFound) and costs no recognition; only
+    the dice placed are read, each at its footprint.
     """
     location = locate_mat(pixels)
-    return assign_dice(location, recognize_on_mat(recognizer, pixels, location, paper), paper)
+    views = MatViews.of(pixels, location, paper)
+    placed = assign_dice(location, find_on_mat(recognizer, location, views), paper)
+    return read_top_faces(recognizer, placed, views)
 
 
-def recognize_on_mat(
-    recognizer: MatRecognizer, pixels: BGRImage, location: MatLocation, paper: Paper = Paper.A3
-) -> tuple[DetectedDie, ...]:
-    """Every die the recognizer finds on the mat's top-down views, read on its top face, with its centre
-    (its footprint seen at a die's middle) and box in the photo's pixels, before any is placed or left out.
+@dataclass(frozen=True)
+class MatViews:
+    """The photo's top-down views at the height of a die's middle and of the dice's tops."""
 
-    Dice are looked for in the view at their middle, where a box is centred on the footprint, then in the
+    middle: BGRImage
+    tops: BGRImage
+    edge: float
+    """A die's edge in mat units on the paper of the mat."""
+
+    @classmethod
+    def of(cls, pixels: BGRImage, location: MatLocation, paper: Paper) -> MatViews:
+        edge = die_height(paper)
+        middle, tops = plane_views(pixels, location, (edge / 2, edge))
+        return cls(middle, tops, edge)
+
+
+def find_on_mat(recognizer: MatRecognizer, location: MatLocation, views: MatViews) -> tuple[DetectedDie, ...]:
+    """Every die the recognizer finds in the top-down views, with its box and the centre of its box in the
+    photo's pixels, before any is placed, left out or read on its top face.
+
+    Dice are looked for in the view at their middle, where a box is centred on the footprint, and in the
     view at their tops, where the detector finds some white dice on the white sheet that it misses in the
-    other (2 of the 510 dice of the end-to-end test); a find there within CLOSEST_DICE of one already made
-    is the same die.
+    other (1 of the 510 dice of the end-to-end test with the shipped models). A find there within
+    CLOSEST_DICE of a die-sized find in the first is the same die, which the first places better;
+    `assign_dice` sorts out the rest.
     """
-    edge = die_height(paper)
-    middle, tops = plane_views(pixels, location, (edge / 2, edge))
     found: list[DetectedDie] = []
     footprints: list[FloatArray] = []
-    for view, height in ((middle, edge / 2), (tops, edge)):
+    for view, height in ((views.middle, views.edge / 2), (views.tops, views.edge)):
         for die in recognizer.recognize_pixels(view).dice:
-            seen = location.to_image(view_to_mat(np.array([die.center])), height)
-            footprint = location.to_mat(seen, edge / 2)[0]
-            if all(math.dist(footprint, other) >= CLOSEST_DICE * edge for other in footprints):
-                x0, y0, x1, y1 = die.box
-                corners = location.to_image(
-                    view_to_mat(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])), height
-                )
-                (left, top), (right, bottom) = corners.min(axis=0), corners.max(axis=0)
-                found.append(replace(die, box=(float(left), float(top), float(right), float(bottom))))
+            x0, y0, x1, y1 = die.box
+            corners = view_to_mat(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1], die.center]))
+            seen = location.to_image(corners, height)
+            footprint = location.to_mat(seen[4:], views.edge / 2)[0]
+            if any(math.dist(footprint, other) < CLOSEST_DICE * views.edge for other in footprints):
+                continue
+            (left, top), (right, bottom) = seen[:4].min(axis=0), seen[:4].max(axis=0)
+            box = (float(left), float(top), float(right), float(bottom))
+            in_photo = replace(die, center=(float(seen[4, 0]), float(seen[4, 1])), box=box)
+            found.append(in_photo)
+            x, y = float(footprint[0]), float(footprint[1])
+            if height < views.edge and _die_sized(location, in_photo, x, y, views.edge):
                 footprints.append(footprint)
-    if not found:
-        return ()
-    readings = read_faces(recognizer, tops, mat_to_view(np.array(footprints)), edge * VIEW_SCALE)
-    centres = location.to_image(np.array(footprints), height=edge / 2)
-    return tuple(
+    return tuple(found)
+
+
+def read_top_faces(recognizer: MatRecognizer, reading: MatReading, views: MatViews) -> MatReading:
+    """The reading with every placed die's value and colour read on its top face at its footprint."""
+    if not reading.dice:
+        return reading
+    footprints = np.array([die.mat_point for die in reading.dice])
+    faces = read_faces(recognizer, views.tops, mat_to_view(footprints), views.edge * VIEW_SCALE)
+    dice = tuple(
         replace(
-            die,
-            center=(float(centre[0]), float(centre[1])),
-            value=reading.value,
-            value_confidence=reading.value_confidence,
-            color=reading.color,
-            color_confidence=reading.color_confidence,
+            placed,
+            die=replace(
+                placed.die,
+                value=face.value,
+                value_confidence=face.value_confidence,
+                color=face.color,
+                color_confidence=face.color_confidence,
+            ),
         )
-        for die, reading, centre in zip(found, readings, centres, strict=True)
+        for placed, face in zip(reading.dice, faces, strict=True)
     )
+    return replace(reading, dice=dice)
 
 
 @dataclass(frozen=True)
@@ -303,4 +335,4 @@ class SharedRecognizer:
 
 @cache
 def _loaded_recognizer() -> DiceRecognizer:
-    return DiceRecognizer()
+    return DiceRecognizer(RecognizerSettings(min_confidence=CANDIDATE_CONFIDENCE))

@@ -23,11 +23,10 @@ def test_dice_are_found_read_and_placed_in_their_zones(mat_scenes: list[MatScene
     """Per zone, the values read match the values rendered.
 
     Issue 6 asks for >= 99.5 % of the dice with as few extras. Found on the mat's top-down views and read
-    on their top faces, the shipped dice reader gets 491 of these 510 right with 12 extras (96.3 %; the
-    errors left are 12 values misread and 8 dice missed, each extra but two a misread die's wrong value:
-    `python -m bench.bench_runbuster_camera --scenes 28 --seed 20261129 --dice-per-zone 3 6` sorts them by
-    kind), so these floors guard that level against regression, short of the target; raise them when a
-    better reader ships.
+    on their top faces, the shipped dice reader gets 501 of these 510 right with 5 extras (98.2 %; the
+    errors left are 4 values misread, 5 dice missed and 1 left out, each extra but one a misread die's
+    value: `python -m bench.bench_runbuster_camera --scenes 28 --seed 20261129 --dice-per-zone 3 6` sorts
+    them by kind), so these floors guard that level against regression, short of the target.
     """
     recognizer = SharedRecognizer()
     right = missed = extra = 0
@@ -40,14 +39,14 @@ def test_dice_are_found_read_and_placed_in_their_zones(mat_scenes: list[MatScene
             extra += sum((read - truth).values())
     total = right + missed
     assert total >= 400
-    assert right / total >= 0.955, f"{missed} of {total} dice missed, misread or in the wrong zone"
-    assert extra / total <= 0.03, f"{extra} dice read where none lie ({total} dice)"
+    assert right / total >= 0.975, f"{missed} of {total} dice missed, misread or in the wrong zone"
+    assert extra / total <= 0.015, f"{extra} dice read where none lie ({total} dice)"
 
 
 def test_a_mat_printed_on_a4_is_read_as_well() -> None:
     """On the smaller print a die is larger in mat units; the views and the reading follow the paper.
 
-    12 mats (2-6 dice a zone): 184 of 193 dice right with 5 extras, measured when this floor was set.
+    12 mats (2-6 dice a zone): 189 of 193 dice right with 3 extras, measured when these floors were set.
     """
     config = MatSceneConfig(paper=Paper.A4, dice_per_zone=(2, 6))
     rng = np.random.default_rng(5)
@@ -61,12 +60,13 @@ def test_a_mat_printed_on_a4_is_read_as_well() -> None:
             right += sum((truth & read).values())
             extra += sum((read - truth).values())
         total += len(scene.dice)
-    assert right / total >= 0.94, f"{total - right} of {total} dice missed, misread or in the wrong zone"
-    assert extra / total <= 0.04, f"{extra} dice read where none lie ({total} dice)"
+    assert right / total >= 0.97, f"{total - right} of {total} dice missed, misread or in the wrong zone"
+    assert extra / total <= 0.025, f"{extra} dice read where none lie ({total} dice)"
 
 
 def test_the_demo_photos_read_as_their_tables() -> None:
-    """Every demo die found in its zone; the shipped reader reads the values of 28 of the 31 right.
+    """Every demo die found in its zone; the shipped reader reads the values of 29 of the 31 right (two 4s
+    whose glint reads as a fifth pip).
 
     The floor guards that level; the target is every zone of every demo photo read exactly.
     """
@@ -80,4 +80,4 @@ def test_the_demo_photos_read_as_their_tables() -> None:
             right += sum((truth & read).values())
             total += sum(truth.values())
             assert len(reading.values(key)) == len(table.get(key, ())), f"{name}: {key} has the wrong count"
-    assert right >= 28, f"{total - right} of {total} demo dice misread"
+    assert right >= 29, f"{total - right} of {total} demo dice misread"
