@@ -56,7 +56,7 @@ def read_photo(decoded: DecodedImage, paper: Paper) -> dict[str, Any]:
     """The photo reader this page plugs into `PHOTO_READERS`: the mat's zones as recognised.
 
     The paper matters: a die is taller in mat units on A4, and the dice are looked for and read at its
-    height (12 rendered A4 mats read as A3: 140 of 193 dice right; as A4: 189).
+    height (12 rendered A4 mats read as A3: 173 of 193 dice right; as A4: 189).
     """
     reading = read_mat_photo(SharedRecognizer(), decoded.pixels, paper).to_json()
     outside = reading["outside"]
