@@ -131,6 +131,9 @@ _MOST_ALIGNMENTS = 12
 """Most guesses aligned on the grout per photo (each alignment costs a few milliseconds)."""
 _RIVALS = 3
 """Distinct guesses aligned at each place before the best fit there is kept."""
+_MIN_GUESS_MATCH = 0.25
+"""Layout match a guess must show before alignment to be aligned: below it, alignments on rendered
+windows never reached `_MIN_LAYOUT_MATCH` and only cost time."""
 _CLEARLY_BETTER = 0.05
 """How much better a later guess's aligned match must be to replace the best guess's fit."""
 _ECC_CRITERIA = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 30, 1e-3)
@@ -367,7 +370,7 @@ def _windows_in(
             tried += [
                 guess for completed in _completions(outline) for guess in _guesses(brightness, completed)
             ]
-        guesses += [guess for guess in tried if guess[0] >= _MIN_LAYOUT_MATCH / 3]
+        guesses += [guess for guess in tried if guess[0] >= _MIN_GUESS_MATCH]
     found: list[tuple[float, FloatArray, FloatArray]] = []
     alignments = 0
     waiting = sorted(guesses, key=lambda guess: -guess[0])
