@@ -5,10 +5,11 @@ renamed into place, so two phones sending at once never overwrite each other and
 Next to each photo goes a small JPEG preview made from the decoder's reduced pixels, which is what the
 phones load; the full photo is one tap away.
 
-Reading a photo is a plug-in per game: `PHOTO_READERS` in the app config maps a game's key to a function
-from the decoded image to that game's reading (Sagrada's also takes the player's pattern card, see
-`companion_app.sagrada_photos`). A picture the server draws, such as a photo annotated with what was read,
-is kept the same way, named by its JPEG's bytes.
+Reading a photo is a plug-in per game: `PHOTO_READERS` in the app config maps a game's key to its reader,
+a function from the decoded image and what that game knows of the photo (Sagrada: the player's pattern
+card, `companion_app.sagrada_photos`; Run Buster: the mat's paper, `companion_app.runbuster_page`) to that
+game's reading; tests swap in their own. A picture the server draws, such as a photo annotated with what
+was read, is kept the same way, named by its JPEG's bytes.
 """
 
 from __future__ import annotations
@@ -16,9 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import cv2
 
@@ -28,8 +27,6 @@ from vision.errors import VisionError
 SUFFIXES = {"JPEG": ".jpg", "PNG": ".png", "WebP": ".webp", "BMP": ".bmp"}
 PREVIEW_SUFFIX = ".preview.jpg"
 PREVIEW_QUALITY = 80
-
-PhotoReader = Callable[[DecodedImage], dict[str, Any]]
 
 
 class PhotoRejected(ValueError):
