@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from vision.detect import DETECTOR_MODEL
-from vision.evaluation import centres_match
+from vision.evaluation import box_iou, centres_match
 from vision.observation import DetectedDie
 from vision.read import READER_MODEL
 from vision.runbuster.locate import FloatArray, MatLocation, locate_mat
@@ -56,9 +56,9 @@ def exact_dice(scene: MatScene) -> list[DetectedDie]:
 
 DIE_KINDS = (
     "right",
-    "  of which flagged unsure ",
+    "  right, flagged unsure",
     "value",
-    "  of which flagged unsure",
+    "  value, flagged unsure",
     "zone",
     "detector miss",
     "left out by the mat's rules",
@@ -118,10 +118,10 @@ def error_buckets(
             buckets["zone"] += 1
         elif where.value != label.die.value:
             buckets["value"] += 1
-            buckets["  of which flagged unsure"] += where.unsure
+            buckets["  value, flagged unsure"] += where.unsure
         else:
             buckets["right"] += 1
-            buckets["  of which flagged unsure "] += where.unsure
+            buckets["  right, flagged unsure"] += where.unsure
         if where is not None and where.die.color != label.die.color:
             buckets["colour"] += 1
     matched = {matches[index] for index in matches}
@@ -140,7 +140,7 @@ def error_buckets(
                 buckets["(left out: not die-sized, or a die found twice)"] += 1
         elif placed[_key(die)].zone is None:
             buckets["(kept as outside every zone)"] += 1
-        elif any(centres_match(die.box, box) or _overlaps(die.box, box) for box in truth_boxes):
+        elif any(centres_match(die.box, box) or box_iou(die.box, box) > 0 for box in truth_boxes):
             buckets["extra on or between dice"] += 1
         elif float(np.hypot(*(footprints - (x, y)).T).min(initial=np.inf)) < 2 * DIE_EDGE:
             buckets["extra beside a die (its shadow)"] += 1
@@ -171,10 +171,6 @@ def _nearest_pairs(truth: FloatArray, found: FloatArray, within: float) -> dict[
         if t not in pairs and f not in pairs.values():
             pairs[t] = f
     return pairs
-
-
-def _overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
 
 
 def _near_edge(x: float, y: float, left: float, top: float, right: float, bottom: float) -> bool:
