@@ -11,7 +11,6 @@ the window the demo shows.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import secrets
@@ -29,10 +28,11 @@ import cv2
 import numpy as np
 import requests
 
+from companion_app.table import DEMO_FOLDER, demo_photo_named
+
 SERVE = [sys.executable, "-c", "from companion_app.cli import main; main()", "serve"]
 
 
-DEMO = Path(__file__).resolve().parent.parent / "companion_app" / "demo" / "sagrada"
 DEMO_PHOTO = "sagrada-4-bo-round5.jpg"  # Bo's Fractal Drops, player 2's pattern below
 DEMO_SEAT = 2
 
@@ -40,9 +40,9 @@ DEMO_SEAT = 2
 def twelve_megapixel_jpeg(seed: int = 0) -> bytes:
     """The demo photo at 4000x3000 with sensor-like noise: about the size a phone sends."""
     rng = np.random.default_rng(seed)
-    small = cv2.imread(str(DEMO / DEMO_PHOTO))
+    small = cv2.imread(str(DEMO_FOLDER / DEMO_PHOTO))
     if small is None:
-        raise RuntimeError(f"the demo photo {DEMO / DEMO_PHOTO} cannot be read")
+        raise RuntimeError(f"the demo photo {DEMO_FOLDER / DEMO_PHOTO} cannot be read")
     base = cv2.resize(small, (4000, 3000), interpolation=cv2.INTER_CUBIC).astype(np.float32)
     noisy = base + rng.normal(0, 6, size=(3000, 4000, 3)).astype(np.float32)
     ok, encoded = cv2.imencode(
@@ -108,8 +108,10 @@ def read_window(session: requests.Session, game: str) -> str:
 
 
 def demo_window() -> str:
-    manifest = json.loads((DEMO / "demos.json").read_text(encoding="utf-8"))
-    return str(next(demo["window"] for demo in manifest if demo["file"] == DEMO_PHOTO))
+    demo = demo_photo_named(DEMO_PHOTO)
+    if demo is None:
+        raise RuntimeError(f"{DEMO_PHOTO} is not listed in {DEMO_FOLDER / 'demos.json'}")
+    return demo.window
 
 
 def run_clients(
