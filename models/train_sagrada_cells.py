@@ -24,6 +24,7 @@ import torch
 from torch import nn
 
 from engine.sagrada.window import ALL_CELLS, official_patterns
+from models.dice_nets import conv_bn_relu
 from vision.evaluation import read_split
 from vision.sagrada.cells import (
     CELL_CLASSES,
@@ -58,14 +59,6 @@ _REAL_SHARE = 0.2
 
 Crops = npt.NDArray[np.uint8]
 Labels = npt.NDArray[np.int64]
-
-
-def conv_bn_relu(channels_in: int, channels_out: int, stride: int = 1) -> nn.Sequential:
-    return nn.Sequential(
-        nn.Conv2d(channels_in, channels_out, 3, stride, 1, bias=False),
-        nn.BatchNorm2d(channels_out),
-        nn.ReLU(inplace=True),
-    )
 
 
 class CellNet(nn.Module):
