@@ -56,7 +56,9 @@ def read_photo(decoded: DecodedImage, paper: Paper) -> dict[str, Any]:
     """The photo reader this page plugs into `PHOTO_READERS`: the mat's zones as recognised.
 
     The paper matters: a die is taller in mat units on A4, and the dice are looked for and read at its
-    height (12 rendered A4 mats read as A3: 173 of 193 dice right; as A4: 189).
+    height (12 rendered A4 mats read as A3: 173 of 193 dice right; as A4: 189; the mats and the A4 count
+    are those of tests/vision/runbuster/test_end_to_end.py::test_a_mat_printed_on_a4_is_read_as_well, the
+    A3 count the same test reading with Paper.A3).
     """
     reading = read_mat_photo(SharedRecognizer(), decoded.pixels, paper).to_json()
     outside = reading["outside"]
@@ -194,7 +196,7 @@ def page_context(game: Game) -> dict[str, Any]:
         "turns": views[::-1],
         "latest": judged[-1] if judged else None,
         "winner": winner,
-        "paper": game.setup.get("paper", "a3"),
+        "paper": _paper(game).name.lower(),
         "last_event_id": history.last_event_id(game),
         "zone_keys": ZONE_KEYS,
         "zone_title": _zone_title(names),
@@ -274,7 +276,7 @@ def add_capture(token: str) -> Response:
     if photo_bytes is not None:
         data, label, source = photo_bytes
         decoded = _decoded(data, label)
-        reading = {"source": source, **_read_photo(decoded, Paper.named(game.setup.get("paper", "a3")))}
+        reading = {"source": source, **_read_photo(decoded, _paper(game))}
         name = keep_photo(data, decoded, Path(current_app.config["PHOTO_FOLDER"]))
         photo = (name, decoded.stored_width, decoded.stored_height)
         summary = f"Sent {label}"
@@ -307,6 +309,11 @@ def _decoded(data: bytes, label: str) -> DecodedImage:
         return decode_photo(data, config["MAX_CONTENT_LENGTH"], config["MAX_IMAGE_PIXELS"])
     except PhotoRejected as error:
         abort(400, description=f"{label.capitalize()} was not accepted: {error}.")
+
+
+def _paper(game: Game) -> Paper:
+    """The paper the game's mat is printed on, as chosen when the game was started."""
+    return Paper.named(game.setup.get("paper", "a3"))
 
 
 def _read_photo(decoded: DecodedImage, paper: Paper) -> dict[str, Any]:
