@@ -13,6 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion_app import history
+from companion_app.sagrada_photos import PlayerWindowReader
 from engine.sagrada.objectives import public_objectives
 from engine.sagrada.scoring import score_window
 from engine.sagrada.window import Color, Pattern, Window, find_pattern
@@ -257,13 +258,21 @@ def test_a_photo_the_reader_cannot_use_is_kept_unread_with_the_reason(
     assert message in client.get(game).text
 
 
+def reader_raising(error: Exception) -> PlayerWindowReader:
+    """A Sagrada photo reader that fails on every photo with `error`."""
+
+    def reader(_image: DecodedImage, _pattern: Pattern) -> dict[str, object]:
+        raise error
+
+    return reader
+
+
 def test_a_reader_that_finds_no_window_leaves_the_photo_to_the_players(
     app: Flask, client: FlaskClient, game: str
 ) -> None:
-    def reader(_image: DecodedImage, _pattern: Pattern) -> dict[str, object]:
-        raise VisionError("no Sagrada window found in the photo")
-
-    app.config["PHOTO_READERS"] = {"sagrada": reader}
+    app.config["PHOTO_READERS"] = {
+        "sagrada": reader_raising(VisionError("no Sagrada window found in the photo"))
+    }
     assert send_photo(client, game) == 303
     assert "could not be read (no Sagrada window found in the photo)" in client.get(game).text
 
@@ -271,10 +280,8 @@ def test_a_reader_that_finds_no_window_leaves_the_photo_to_the_players(
 def test_a_reader_that_crashes_keeps_the_photo_and_asks_for_the_window(
     app: Flask, client: FlaskClient, game: str
 ) -> None:
-    def reader(_image: DecodedImage, _pattern: Pattern) -> dict[str, object]:
-        raise RuntimeError("INVALID_ARGUMENT: Got invalid dimensions for input")
-
-    app.config["PHOTO_READERS"] = {"sagrada": reader}
+    crash = RuntimeError("INVALID_ARGUMENT: Got invalid dimensions for input")
+    app.config["PHOTO_READERS"] = {"sagrada": reader_raising(crash)}
     assert send_photo(client, game) == 303
     assert len(capture_ids(app)) == 1
     page = client.get(game).text
