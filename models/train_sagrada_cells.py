@@ -25,6 +25,7 @@ from torch import nn
 
 from engine.sagrada.window import ALL_CELLS, official_patterns
 from models.dice_nets import conv_bn_relu
+from models.train_dice import REAL_PHOTOS, VALIDATION_SPLIT
 from vision.evaluation import read_split
 from vision.sagrada.cells import (
     CELL_CLASSES,
@@ -48,9 +49,6 @@ from vision.synth.sagrada import (
     render_window_scene,
 )
 
-REPOSITORY = Path(__file__).resolve().parent.parent
-REAL_DICE = REPOSITORY / "tests" / "data" / "dice_real"
-VALIDATION_SPLIT = Path(__file__).resolve().parent / "validation_split.txt"
 SEED = 5
 _SHAKE = 0.04
 """Standard deviation of the corner shake, in spaces."""
@@ -117,7 +115,7 @@ def training_crops(real_dice: bool) -> list[RealDieCrop]:
     """Real dice crops from the photos outside the validation split, or those inside it."""
     held_out = set(read_split(VALIDATION_SPLIT))
     return [
-        crop for crop in load_real_dice(REAL_DICE) if (crop.source.split("#")[0] in held_out) != real_dice
+        crop for crop in load_real_dice(REAL_PHOTOS) if (crop.source.split("#")[0] in held_out) != real_dice
     ]
 
 
