@@ -65,7 +65,7 @@ class TLSTerminator:
         raw.settimeout(HANDSHAKE_TIMEOUT_S)
         try:
             phone = self.context.wrap_socket(raw, server_side=True)
-        except (OSError, ssl.SSLError):
+        except OSError:  # ssl.SSLError included
             raw.close()  # a plain-HTTP visitor or a failed handshake: nothing to relay
             return
         phone.settimeout(None)
