@@ -28,6 +28,10 @@ def labelled_dice() -> tuple[LabelledDie, ...]:
     return load_labelled_photos(REAL_PHOTOS, [PHOTO_NAME])[0].dice
 
 
+def centre(die: LabelledDie) -> tuple[float, float]:
+    return (die.box[0] + die.box[2]) / 2, (die.box[1] + die.box[3]) / 2
+
+
 def nearest_distance(record: dict[str, Any], x: float, y: float) -> float:
     return min(((d["x"] - x) ** 2 + (d["y"] - y) ** 2) ** 0.5 for d in record["dice"])
 
@@ -42,7 +46,7 @@ def test_json_gives_the_dice_at_their_labelled_places() -> None:
     truth = labelled_dice()
     placed = right_value = 0
     for die in truth:
-        cx, cy = (die.box[0] + die.box[2]) / 2, (die.box[1] + die.box[3]) / 2
+        cx, cy = centre(die)
         nearest = min(record["dice"], key=lambda d: (d["x"] - cx) ** 2 + (d["y"] - cy) ** 2)
         placed += nearest_distance(record, cx, cy) < 8
         right_value += nearest["value"] == die.value
@@ -61,7 +65,7 @@ def test_coordinates_are_in_stored_pixels_for_a_rotated_photo(tmp_path: Path) ->
     truth = labelled_dice()
     placed = 0
     for die in truth:
-        cx, cy = (die.box[0] + die.box[2]) / 2, (die.box[1] + die.box[3]) / 2
+        cx, cy = centre(die)
         placed += nearest_distance(record, 639 - cy, cx) < 8
     assert placed >= 0.95 * len(truth)
 
