@@ -116,11 +116,7 @@ def accuracy(reader: SagradaReader, windows: int) -> None:
         )
         print(f"  faults: {listed}")
     held_out = set(read_split(REPOSITORY / "models" / "validation_split.txt"))
-    crops = [
-        crop
-        for crop in load_real_dice(REPOSITORY / "tests" / "data" / "dice_real")
-        if crop.source.split("#")[0] in held_out
-    ]
+    crops = load_real_dice(REPOSITORY / "tests" / "data" / "dice_real", images=held_out)
     base = SagradaConfig(fill=(0.0, 0.0), window_px=(220.0, 340.0))
     empty = replace(base, scene=replace(base.scene, width=960, height=540))
     rng = np.random.default_rng(50000)

@@ -111,12 +111,10 @@ def window_samples(scene: WindowScene, rng: np.random.Generator, only_dice: bool
     return np.array(crops, np.uint8).reshape(-1, CROP_PX, CROP_PX, 3), np.array(labels, np.int64)
 
 
-def training_crops(real_dice: bool) -> list[RealDieCrop]:
-    """Real dice crops from the photos outside the validation split, or those inside it."""
+def training_crops() -> list[RealDieCrop]:
+    """Real dice crops from the photos outside the validation split."""
     held_out = set(read_split(VALIDATION_SPLIT))
-    return [
-        crop for crop in load_real_dice(REAL_PHOTOS) if (crop.source.split("#")[0] in held_out) != real_dice
-    ]
+    return [crop for crop in load_real_dice(REAL_PHOTOS) if crop.source.split("#")[0] not in held_out]
 
 
 def rendered_samples(scenes: int, seed: int, real: Sequence[RealDieCrop]) -> tuple[Crops, Labels]:
@@ -205,7 +203,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             stored[key] for key in ("crops", "labels", "held", "held_labels")
         )
     else:
-        crops, labels = rendered_samples(arguments.scenes, SEED, training_crops(real_dice=True))
+        crops, labels = rendered_samples(arguments.scenes, SEED, training_crops())
         held_crops, held_labels = rendered_samples(max(arguments.scenes // 8, 20), SEED + 1, [])
         if cache is not None:
             np.savez(cache, crops=crops, labels=labels, held=held_crops, held_labels=held_labels)

@@ -14,7 +14,6 @@ from vision.evaluation import read_split
 from vision.sagrada.cells import CellReader
 from vision.sagrada.reader import SagradaReader, WindowReading
 from vision.synth.sagrada import (
-    RealDieCrop,
     RenderedWindow,
     WindowScene,
     load_real_dice,
@@ -73,8 +72,7 @@ def test_windows_with_few_dice_are_read_and_named(
 @pytest.fixture(scope="module")
 def real_dice_scenes() -> list[WindowScene]:
     """Windows filled with real dice from the photos the space classifier never trained on."""
-    held_out = set(read_split(VALIDATION_SPLIT))
-    crops: list[RealDieCrop] = [c for c in load_real_dice(REAL_DICE) if c.source.split("#")[0] in held_out]
+    crops = load_real_dice(REAL_DICE, images=set(read_split(VALIDATION_SPLIT)))
     rng = np.random.default_rng(11)
     empty = window_config((0.0, 0.0))
     return [paste_real_dice(render_window_scene(empty, rng), crops, rng, fill=0.45) for _ in range(10)]
