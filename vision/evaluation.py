@@ -150,7 +150,7 @@ def score_photo(
     """Colour is judged only on dice whose true colour is a named die colour (not "other"). Found dice on
     an `ignored` box (a die whose top face is mostly hidden) neither count for nor against."""
     if ignored:
-        found = [f for f in found if not match_boxes(ignored, [f.box])]
+        found = [f for f in found if not any(centres_match(box, f.box) for box in ignored)]
     matches = match_boxes([die.box for die in truth], [die.box for die in found])
     judged = [(truth[ti], found[fi]) for ti, fi in matches if truth[ti].color != "other"]
     return PhotoScore(
