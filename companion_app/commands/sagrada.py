@@ -11,7 +11,7 @@ import click
 from engine.core import EngineError
 from engine.sagrada.objectives import PUBLIC_OBJECTIVES, PrivateObjective, parse_public_objectives
 from engine.sagrada.rules import rules_named
-from engine.sagrada.scoring import ScoreBreakdown, ScoringOptions, score_window
+from engine.sagrada.scoring import ScoreBreakdown, ScoringOptions
 from engine.sagrada.window import BLANK_PATTERN, COLS, ROWS, Cell, Window, find_pattern
 
 T = TypeVar("T")
@@ -100,15 +100,7 @@ def score(
     pattern = (
         BLANK_PATTERN if pattern_name is None else _parse_option("--pattern", find_pattern, pattern_name)
     )
-    options = scoring_options(objectives_text, private_text, tokens, rules_name)
-    breakdown = score_window(
-        window,
-        pattern,
-        objectives=options.objectives,
-        private=options.private,
-        favor_tokens=options.favor_tokens,
-        rules=options.rules,
-    )
+    breakdown = scoring_options(objectives_text, private_text, tokens, rules_name).score(window, pattern)
     click.echo(json.dumps(breakdown.to_json()) if as_json else format_score(breakdown))
 
 

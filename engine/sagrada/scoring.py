@@ -82,6 +82,17 @@ class ScoringOptions:
     favor_tokens: int = 0
     rules: Rules = OFFICIAL
 
+    def score(self, window: Window, pattern: Pattern) -> ScoreBreakdown:
+        """The window's score breakdown under these options."""
+        return score_window(
+            window,
+            pattern,
+            objectives=self.objectives,
+            private=self.private,
+            favor_tokens=self.favor_tokens,
+            rules=self.rules,
+        )
+
 
 def score_window(
     window: Window,

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from engine.sagrada.scoring import ScoreBreakdown, ScoringOptions, score_window
+from engine.sagrada.scoring import ScoreBreakdown, ScoringOptions
 from engine.sagrada.window import BLANK_PATTERN, Cell, Pattern, Window
 from vision.decode import BGRImage, DecodedImage, DecodeLimits, decode_image
 from vision.sagrada.cells import CellReader, SpaceReading
@@ -161,14 +161,7 @@ class SagradaReader:
         windows = []
         for lattice, seen, match in placed:
             window = Window(tuple(space.die for space in seen))
-            breakdown = score_window(
-                window,
-                match.pattern or BLANK_PATTERN,
-                objectives=scoring.objectives,
-                private=scoring.private,
-                favor_tokens=scoring.favor_tokens,
-                rules=scoring.rules,
-            )
+            breakdown = scoring.score(window, match.pattern or BLANK_PATTERN)
             uncertain = tuple(question for question in map(UncertainSpace.of, seen) if question is not None)
             corners = lattice.corners * to_stored
             windows.append(
