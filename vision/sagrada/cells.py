@@ -23,6 +23,7 @@ import numpy.typing as npt
 from engine.sagrada.window import ALL_CELLS, Cell, Color, Die, Restriction
 from vision.errors import ModelUnavailable
 from vision.onnx_session import MODELS_FOLDER, open_session
+from vision.read import softmax
 from vision.sagrada.lattice import GRID_HEIGHT, GRID_WIDTH, GROUT, PITCH, SPACE, WindowLattice
 
 BGRImage = npt.NDArray[np.uint8]
@@ -143,11 +144,6 @@ def cell_crops(flat: BGRImage) -> npt.NDArray[np.uint8]:
 def network_input(crops: npt.NDArray[np.uint8]) -> FloatArray:
     """Nx40x40x3 BGR crops as the Nx3x40x40 float batch the network takes (0-255; it normalises)."""
     return np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
-
-
-def softmax(logits: FloatArray) -> FloatArray:
-    shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return cast(FloatArray, (shifted / shifted.sum(axis=1, keepdims=True)).astype(np.float32))
 
 
 class CellReader:
