@@ -55,10 +55,14 @@ def keep_photo(data: bytes, decoded: DecodedImage, folder: Path) -> str:
 
 
 def keep_drawn(pixels: BGRImage, folder: Path) -> str:
-    """Store a picture the server drew (an annotated photo) as a JPEG once; return its file name."""
-    ok, encoded = cv2.imencode(".jpg", pixels, [cv2.IMWRITE_JPEG_QUALITY, PREVIEW_QUALITY])
+    """Store a picture the server drew (an annotated photo) as a JPEG once; return its file name. OSError
+    when it cannot be encoded or written: the server's fault, not the player's photo."""
+    try:
+        ok, encoded = cv2.imencode(".jpg", pixels, [cv2.IMWRITE_JPEG_QUALITY, PREVIEW_QUALITY])
+    except cv2.error as error:
+        raise OSError(f"the annotated photo could not be encoded as JPEG: {error}") from None
     if not ok:
-        raise PhotoRejected("the annotated photo could not be encoded as JPEG")
+        raise OSError("the annotated photo could not be encoded as JPEG")
     data = encoded.tobytes()
     name = hashlib.sha256(data).hexdigest() + ".jpg"
     _write_once(folder / name, data)

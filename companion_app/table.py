@@ -262,7 +262,10 @@ def read_photo(game: Game, player: Player, decoded: DecodedImage) -> dict[str, A
         current_app.logger.exception("the Sagrada photo reader failed")
         return _unread("The photo is kept, but the photo reader failed on it: type or tap in the window.")
     if annotated is not None:
-        reading["annotated"] = keep_drawn(annotated, Path(current_app.config["PHOTO_FOLDER"]))
+        try:
+            reading["annotated"] = keep_drawn(annotated, Path(current_app.config["PHOTO_FOLDER"]))
+        except OSError:  # the reading stands without its drawing; the log says why
+            current_app.logger.exception("the annotated photo could not be kept")
     return reading
 
 

@@ -289,6 +289,19 @@ def test_a_reader_that_crashes_keeps_the_photo_and_asks_for_the_window(
     assert "INVALID_ARGUMENT" not in page
 
 
+def test_a_reading_whose_drawing_cannot_be_kept_is_still_scored(
+    app: Flask, client: FlaskClient, game: str
+) -> None:
+    def reader(_image: DecodedImage, _pattern: Pattern) -> dict[str, object]:
+        return {"window": FINISHED_WINDOW, "unsure": [], "annotated": np.zeros((0, 0, 3), np.uint8)}
+
+    app.config["PHOTO_READERS"] = {"sagrada": reader}
+    assert send_photo(client, game) == 303
+    [capture_id] = capture_ids(app)
+    assert 'class="score-total"' in client.get(game).text
+    assert client.get(f"{game}/captures/{capture_id}/annotated").status_code == 404
+
+
 def test_a_photo_with_its_window_typed_is_scored(app: Flask, client: FlaskClient, game: str) -> None:
     form = photo_form(client, game, png_bytes())
     form["window"] = FINISHED_WINDOW
