@@ -3,7 +3,8 @@
 Prints the median milliseconds of each stage (decode, detect, read, total) for a 640x640 photo with 10 dice,
 a 1280x720 frame with 20 dice and a 4032x3024 phone photo with 20 dice, each as a JPEG file's bytes, on one
 thread and on two (onnxruntime intra-op threads and OpenCV threads); then accuracy on the real photos'
-validation split and on rendered scenes (value and colour per die).
+validation split and on rendered scenes (value and colour per die). `--reader FILE` scores a candidate reader
+(a training run's output) instead of the shipped one, on the same photos and scenes.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import numpy as np
 
 from vision.colors import COLOR_SETS
 from vision.evaluation import load_labelled_photos, read_split, score_photo, summarise, synthetic_round_trip
+from vision.read import READER_MODEL
 from vision.recognizer import DiceRecognizer, RecognizerSettings
 from vision.synth.scene import SceneConfig, render_scene
 
@@ -41,10 +43,10 @@ def jpeg_bytes(config: SceneConfig, seed: int) -> tuple[bytes, int]:
     return data.tobytes(), len(scene.dice)
 
 
-def bench_latency(repeats: int) -> None:
+def bench_latency(repeats: int, reader: Path) -> None:
     photos = {name: jpeg_bytes(config, seed) for seed, (name, config) in enumerate(LATENCY_CASES.items())}
     for threads in (1, 2):
-        recognizer = DiceRecognizer(RecognizerSettings(threads=threads))
+        recognizer = DiceRecognizer(RecognizerSettings(threads=threads), reader_model=reader)
         print(f"\nlatency, {threads} thread{'s' if threads > 1 else ''} (median of {repeats} runs, ms)")
         print(f"  {'image':<20} {'decode':>7} {'detect':>7} {'read':>7} {'total':>7}  dice found/drawn")
         for name, (data, drawn) in photos.items():
@@ -57,8 +59,8 @@ def bench_latency(repeats: int) -> None:
             print(f"  {name:<20} {stages}  {len(runs[0].dice)}/{drawn}")
 
 
-def bench_accuracy(scenes: int) -> None:
-    recognizer = DiceRecognizer()
+def bench_accuracy(scenes: int, reader: Path) -> None:
+    recognizer = DiceRecognizer(reader_model=reader)
     photos = load_labelled_photos(REAL_PHOTOS, read_split(VALIDATION_SPLIT))
     real = summarise([score_photo(p.dice, recognizer.recognize(p.path).dice) for p in photos])
     print(f"\nreal photos, validation split: {real}")
@@ -77,9 +79,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=15, help="timed runs per image and thread count")
     parser.add_argument("--scenes", type=int, default=2000, help="rendered scenes in the round trip")
+    parser.add_argument("--reader", type=Path, default=READER_MODEL, help="the reader model to measure")
+    parser.add_argument("--skip-latency", action="store_true", help="measure accuracy only")
     args = parser.parse_args()
-    bench_latency(args.repeats)
-    bench_accuracy(args.scenes)
+    if not args.skip_latency:
+        bench_latency(args.repeats, args.reader)
+    bench_accuracy(args.scenes, args.reader)
 
 
 if __name__ == "__main__":
