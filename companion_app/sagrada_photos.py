@@ -68,6 +68,7 @@ class SagradaPhotoReader:
         return {
             "window": str(chosen.window),
             "unsure": [str(space.cell) for space in chosen.uncertain],
+            "alternatives": {str(space.cell): list(space.alternatives) for space in chosen.uncertain},
             "message": message,
             "annotated": _shrunk(annotate(SagradaReading((chosen,), reading.pixels))),
         }

@@ -1,9 +1,11 @@
 """Sagrada at the table: the set-up choices (all read from the engine) and each player's window as scored.
 
 A Sagrada capture's reading is `{"window": <window notation> | null, "favor_tokens": int | null,
-"unsure": [<cell>, ...], "message": <for the page> | null, "annotated": <photo file> | null}`, typed by a
-player or given by the photo reader; the corrections in force are laid over it, and the engine audits and
-scores the result. In solo play a capture may also carry `"round_track_total"`, the target to beat.
+"unsure": [<cell>, ...], "alternatives": {<cell>: [<die> | "--", ...]}, "message": <for the page> | null,
+"annotated": <photo file> | null}`, typed by a player or given by the photo reader; the corrections in
+force are laid over it, and the engine audits and scores the result. The page asks about each unsure space
+until someone answers, offering the reading and its alternatives as one-tap answers. In solo play a capture
+may also carry `"round_track_total"`, the target to beat.
 """
 
 from __future__ import annotations
@@ -177,9 +179,10 @@ def typed_reading(text: str, favor_tokens: str) -> dict[str, Any]:
 
 
 def photo_reading(answer: dict[str, Any]) -> dict[str, Any]:
-    """A photo reader's answer, checked: `{"window": <notation>, "unsure": [<cell>, ...], "message": ...}`,
-    where `unsure` names the spaces the reader is not sure of, for the players to confirm with a tap, and the
-    optional `message` says which window of the photo was read.
+    """A photo reader's answer, checked: `{"window": <notation>, "unsure": [<cell>, ...], "alternatives":
+    {<cell>: [<die> | "--", ...]}, "message": ...}`, where `unsure` names the spaces the reader is not sure
+    of, for the players to confirm with a tap, the optional `alternatives` what else some of them may hold
+    (most likely first, `--` for empty), and the optional `message` says which window of the photo was read.
     """
     notation = answer.get("window")
     if not isinstance(notation, str):
@@ -187,16 +190,33 @@ def photo_reading(answer: dict[str, Any]) -> dict[str, Any]:
     try:
         window = Window.parse(notation)
         unsure = sorted({str(Cell.parse(str(cell))) for cell in answer.get("unsure", ())})
+        alternatives = {
+            str(Cell.parse(str(cell))): [_space_notation(str(text)) for text in others]
+            for cell, others in answer.get("alternatives", {}).items()
+        }
     except EngineError as error:
         raise ReadingError(f"the photo reader gave a malformed reading: {error}") from None
+    sure = sorted(set(alternatives) - set(unsure))
+    if sure:
+        raise ReadingError(f"the photo reader gave alternatives for {', '.join(sure)}, spaces it is sure of")
     message = answer.get("message")
     return {
         "source": "photo",
         "window": str(window),
         "favor_tokens": None,
         "unsure": unsure,
+        "alternatives": alternatives,
         "message": str(message) if message else None,
     }
+
+
+EMPTY = "--"
+"""An empty space in window notation."""
+
+
+def _space_notation(text: str) -> str:
+    """A space's content as the window notation writes it: a die (`r5`) or `--`."""
+    return EMPTY if text.strip() == EMPTY else str(Die.parse(text))
 
 
 def checked_correction(cell: str, color: str, value: str, absent: bool) -> tuple[str, str | None]:
@@ -238,6 +258,19 @@ class Space:
 
 
 @dataclass(frozen=True)
+class Question:
+    """An unsure space the page asks about until someone answers: each answer is one tap, the reading first,
+    then what else the photo reader found likely, then empty when not offered already (None: empty)."""
+
+    cell: str
+    answers: tuple[Die | None, ...]
+
+    @property
+    def reading(self) -> Die | None:
+        return self.answers[0]
+
+
+@dataclass(frozen=True)
 class PlayerWindow:
     """A player's window as last captured, corrections applied, audited and scored."""
 
@@ -249,6 +282,7 @@ class PlayerWindow:
     message: str | None  # what the reader said of the latest capture, or why it holds no window
     score: ScoreBreakdown | None
     spaces: tuple[Space, ...]
+    questions: tuple[Question, ...]  # about the latest capture's unsure spaces, until answered
     changes: tuple[Change, ...]  # since the player's previous capture
 
     @property
@@ -313,6 +347,7 @@ def player_windows(
         message = str(said) if said else None
         if capture is not None and window is None and message is None:
             message = "nothing was read from this capture"
+        questions = _questions(capture, window)
         views.append(
             PlayerWindow(
                 player=player,
@@ -322,7 +357,8 @@ def player_windows(
                 window=window,
                 message=message,
                 score=score,
-                spaces=_spaces(pattern, window, score, capture),
+                spaces=_spaces(pattern, window, score, capture, {q.cell for q in questions}),
+                questions=questions,
                 changes=changes,
             )
         )
@@ -388,12 +424,31 @@ def legal_spaces(window: Window | None, pattern: Pattern, die: Die) -> list[str]
     return [str(cell) for cell in legal_placements(window or Window(), pattern, die)]
 
 
+def _questions(capture: Capture | None, window: Window | None) -> tuple[Question, ...]:
+    """The capture's unsure spaces that no correction in force has answered, each with its answers."""
+    if capture is None or window is None:
+        return ()
+    corrected = capture.corrected_cells()
+    alternatives: dict[str, list[str]] = capture.reading.get("alternatives", {})
+    questions = []
+    for cell in capture.reading.get("unsure", ()):
+        if cell in corrected:
+            continue
+        others = (None if text == EMPTY else Die.parse(text) for text in alternatives.get(cell, ()))
+        answers = dict.fromkeys([window[Cell.parse(cell)], *others, None])
+        questions.append(Question(cell, tuple(answers)))
+    return tuple(questions)
+
+
 def _spaces(
-    pattern: Pattern, window: Window | None, score: ScoreBreakdown | None, capture: Capture | None
+    pattern: Pattern,
+    window: Window | None,
+    score: ScoreBreakdown | None,
+    capture: Capture | None,
+    unsure: set[str],
 ) -> tuple[Space, ...]:
     illegal = set(score.illegal_dice) if score is not None else set()
     corrected = set(capture.corrected_cells()) if capture is not None else set()
-    unsure = set(capture.reading.get("unsure", ())) - corrected if capture is not None else set()
     return tuple(
         Space(
             cell=str(cell),

@@ -1,4 +1,5 @@
-// The game page: live refresh from the server's event stream, the tap-to-fix dialog, upload progress.
+// The game page: live refresh from the server's event stream, the tap-to-fix dialog, one-tap answers to
+// the photo's unsure spaces, upload progress.
 "use strict";
 
 (() => {
@@ -39,7 +40,7 @@
   const fixForm = document.getElementById("fix-form");
   const fixError = document.getElementById("fix-error");
   panel.addEventListener("click", (event) => {
-    const space = event.target.closest("button.space");
+    const space = event.target.closest("button.space, button.fix-other");
     if (!space) return;
     fixForm.action = space.dataset.action;
     document.getElementById("fix-cell").value = space.dataset.cell;
@@ -53,7 +54,7 @@
   });
   document.getElementById("fix-cancel").addEventListener("click", () => dialog.close());
 
-  // Corrections and undo are posted in the background: the page stays put and the live feed redraws it.
+  // Corrections, answers and undo are posted in the background: the page stays put and the feed redraws it.
   async function postInBackground(form, submitter) {
     const body = new FormData(form);
     if (submitter && submitter.name) body.append(submitter.name, submitter.value);
@@ -87,7 +88,7 @@
       showHint(hint);
       return;
     }
-    const form = event.target.closest("form.undo");
+    const form = event.target.closest("form.undo, form.answer");
     if (!form) return;
     event.preventDefault();
     const problem = await postInBackground(form, event.submitter);

@@ -18,6 +18,7 @@ from companion_app.table import DEMO_FOLDER, DemoPhoto, demo_photos
 from engine.sagrada.window import ALL_CELLS, Window, find_pattern
 from tests.app.conftest import CSRF, start_game, submission_key
 from vision.decode import DecodedImage, decode_image
+from vision.sagrada.reader import SagradaReader
 
 DEMOS = demo_photos()
 ANA, BO = (next(d for d in DEMOS if d.caption.startswith(f"{name}'s")) for name in ("Ana", "Bo"))
@@ -27,6 +28,11 @@ VIOLATION = next(d for d in DEMOS if d.file == "sagrada-4-bo-round5.jpg")
 @pytest.fixture(scope="module")
 def reader() -> SagradaPhotoReader:
     return SagradaPhotoReader()
+
+
+@pytest.fixture(scope="module")
+def window_reader() -> SagradaReader:
+    return SagradaReader()
 
 
 def demo_pixels(demo: DemoPhoto) -> np.ndarray:
@@ -46,6 +52,23 @@ def test_every_demo_photo_is_read_exactly(reader: SagradaPhotoReader) -> None:
         assert answer["window"] == demo.window, demo.file
         assert answer["message"] == f"Read the {demo.pattern} window.", demo.file
         assert answer["annotated"].shape == (768, 1024, 3)
+
+
+@pytest.mark.parametrize(
+    ("demo", "card"),
+    [*((demo, demo.pattern) for demo in DEMOS), (ANA, "Firelight")],
+    ids=[*(demo.file for demo in DEMOS), "another card"],
+)
+def test_the_spaces_to_confirm_are_the_window_readers_uncertain_ones_with_their_alternatives(
+    reader: SagradaPhotoReader, window_reader: SagradaReader, demo: DemoPhoto, card: str
+) -> None:
+    decoded = decode_image(DEMO_FOLDER / demo.file)
+    pattern = find_pattern(card)
+    [window] = window_reader.read_decoded(decoded, pattern).windows
+    answer = reader(decoded, pattern)
+    assert answer["window"] == str(window.window)
+    assert answer["unsure"] == [str(space.cell) for space in window.uncertain]
+    assert answer["alternatives"] == {str(space.cell): list(space.alternatives) for space in window.uncertain}
 
 
 def test_the_players_window_is_picked_out_of_two_by_its_pattern(reader: SagradaPhotoReader) -> None:
