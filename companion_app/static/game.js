@@ -39,8 +39,14 @@
   const dialog = document.getElementById("fix-dialog");
   const fixForm = document.getElementById("fix-form");
   const fixError = document.getElementById("fix-error");
+  // A space opens the dialog when tapped, and so does an unsure space's "something else" answer.
+  function tappedSpace(target) {
+    const other = target.closest("button.fix-other");
+    if (!other) return target.closest("button.space");
+    return other.closest(".window-card").querySelector(`button.space[data-cell="${other.dataset.space}"]`);
+  }
   panel.addEventListener("click", (event) => {
-    const space = event.target.closest("button.space, button.fix-other");
+    const space = tappedSpace(event.target);
     if (!space) return;
     fixForm.action = space.dataset.action;
     document.getElementById("fix-cell").value = space.dataset.cell;

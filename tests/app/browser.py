@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from flask import Flask
 from playwright.sync_api import Browser, ViewportSize, sync_playwright
 
 from companion_app import create_app
@@ -25,9 +26,10 @@ WAIT_MS = 5_000
 
 
 @pytest.fixture(scope="module")
-def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def e2e_app(tmp_path_factory: pytest.TempPathFactory) -> Flask:
+    """The app the module's server runs: a test may plug in its own photo reader for a while."""
     folder = tmp_path_factory.mktemp("e2e")
-    app = create_app(
+    return create_app(
         {
             "SECRET_KEY": "e2e",
             "DATABASE": str(folder / "store.sqlite"),
@@ -35,7 +37,11 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "LIVE_STREAM_SECONDS": 20.0,
         }
     )
-    server = make_server(app, "127.0.0.1", 0, threads=16)
+
+
+@pytest.fixture(scope="module")
+def server_url(e2e_app: Flask) -> Iterator[str]:
+    server = make_server(e2e_app, "127.0.0.1", 0, threads=16)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.socket.getsockname()[1]}"

@@ -17,7 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion_app import create_app
-from tests.app.browser import browser, server_url  # noqa: F401  (end-to-end fixtures for every test here)
+from tests.app.browser import browser, e2e_app, server_url  # noqa: F401  (end-to-end fixtures for every test here)
 
 CSRF = "test-csrf-token"
 FINISHED_WINDOW = "r5 g2 b1 p3 b2/p4 b6 p4 b5 y6/y6 p3 g6 r1 p3/b1 y6 p3 g2 r4"

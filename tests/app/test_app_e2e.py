@@ -2,18 +2,26 @@
 
 The first phone creates a Sagrada game; the second joins by the link; the first uploads a demo photo of a
 window, which is read, scored and shown with its violation on both phones; the second corrects a die and
-both phones update without reloading.
+both phones update without reloading. Then: an unsure space answered with one tap on an alternative the
+reader offered, a solo game scored against its target, and the live camera.
 """
 
 from __future__ import annotations
 
-from playwright.sync_api import Browser, expect
+import pytest
+from flask import Flask
+from playwright.sync_api import Browser, Page, expect
 
 from companion_app.home import GAMES
 from companion_app.table import DEMO_FOLDER, demo_photos
-from tests.app.browser import PHONE, WAIT_MS, browser, needs_chromium, server_url
+from engine.sagrada.objectives import public_objectives
+from engine.sagrada.rules import OFFICIAL
+from engine.sagrada.scoring import score_window
+from engine.sagrada.window import Color, Window, find_pattern
+from tests.app.browser import PHONE, WAIT_MS, browser, e2e_app, needs_chromium, server_url
+from tests.app.conftest import FINISHED_WINDOW
 
-__all__ = ["browser", "server_url"]  # fixtures used by name
+__all__ = ["browser", "e2e_app", "server_url"]  # fixtures used by name
 
 pytestmark = needs_chromium
 
@@ -111,3 +119,66 @@ def test_the_live_camera_sends_a_picture_where_the_page_is_a_secure_context(
     expect(page.locator("#seat-1 .notice")).to_contain_text("it could not be read", timeout=WAIT_MS)
     expect(page.locator("#seat-1 img")).to_be_visible()
     expect(page.locator(".events")).to_contain_text("Ana sent a photo")
+
+
+def start_sagrada(page: Page, server_url: str, *names: str) -> None:
+    page.goto(f"{server_url}/new/sagrada")
+    for seat, name in enumerate(names, start=1):
+        page.fill(f"input[name=name_{seat}]", name)
+
+
+def test_an_unsure_space_is_answered_with_one_tap_on_an_alternative(
+    browser: Browser, server_url: str, e2e_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answer = {"window": FINISHED_WINDOW, "unsure": ["r2c2"], "alternatives": {"r2c2": ["b5", "--"]}}
+    monkeypatch.setitem(e2e_app.config["PHOTO_READERS"], "sagrada", lambda _image, _pattern: answer)
+    first = browser.new_context(viewport=PHONE).new_page()
+    second = browser.new_context(viewport=PHONE).new_page()
+    start_sagrada(first, server_url, "Ana", "Bo")
+    first.get_by_role("button", name="Start the game").click()
+    first.wait_for_url("**/g/*")
+    first.set_input_files("input[name=photo]", str(DEMO_FOLDER / ANA_ROUND_2.file))
+    first.get_by_role("button", name="Send", exact=True).click()
+    expect(first.locator("#seat-1 button[data-cell=r2c2].unsure")).to_be_visible(timeout=WAIT_MS)
+
+    second.goto(first.url)  # the question is kept with the capture, so the other phone asks it too
+    expect(second.locator("#live-status")).to_have_text("live", timeout=WAIT_MS)
+    question = second.get_by_role("group", name="What is on r2c2?")
+    offered = ["blue 6", "blue 5", "empty", "something else…"]
+    expect(question.get_by_role("button")).to_have_text(offered)
+    question.get_by_role("button", name="blue 5", exact=True).click()
+    for page in (second, first):
+        space = page.locator("#seat-1 button[data-cell=r2c2]")
+        expect(space).to_have_attribute("aria-label", "r2c2: blue 5", timeout=WAIT_MS)
+        expect(page.get_by_role("group", name="What is on r2c2?")).to_have_count(0)
+
+    first.get_by_role("button", name="Undo last fix (r2c2)").click()
+    expect(question.get_by_role("button")).to_have_text(offered, timeout=WAIT_MS)
+    question.get_by_role("button", name="something else…").click()
+    expect(second.locator("#fix-title")).to_have_text("Ana: fix r2c2")
+
+
+def test_a_solo_game_shows_the_score_against_the_target(browser: Browser, server_url: str) -> None:
+    page = browser.new_context(viewport=PHONE).new_page()
+    start_sagrada(page, server_url, "Ana")
+    page.select_option("select[name=pattern_1]", "Aurorae Magnificus")
+    page.get_by_label("Row Shade Variety").uncheck()  # solo play scores two public objectives
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url("**/g/*")
+    score = score_window(
+        Window.parse(FINISHED_WINDOW),
+        find_pattern("Aurorae Magnificus"),
+        objectives=public_objectives(["Row Color Variety", "Column Color Variety"]),
+        private=[Color.RED, Color.YELLOW],  # the form's first two private objectives
+        favor_tokens=0,
+        empty_space_penalty=OFFICIAL.solo_empty_space_penalty,
+    )
+
+    page.get_by_text("Or type the window").click()
+    page.fill("textarea[name=window]", FINISHED_WINDOW)
+    page.fill("input[name=round_track]", str(score.total - 1))
+    page.get_by_role("button", name="Send", exact=True).click()
+    ana = page.locator("#seat-1")
+    expect(ana.locator(".score-total")).to_have_text(str(score.total), timeout=WAIT_MS)
+    verdict = f"{score.total} beats the target {score.total - 1}: a win."
+    expect(ana.locator(".solo-result")).to_have_text(verdict)

@@ -115,7 +115,7 @@ def test_each_unsure_space_offers_the_reading_its_alternatives_and_empty(
     }
     page = client.get(game).text
     assert "Is r2c2 a blue 6, as read? Tap what is there:" in page
-    assert page.count('class="button fix-other" data-cell=') == 2  # the dialog, for a die not offered
+    assert page.count('class="button fix-other" data-space=') == 2  # the dialog, for a die not offered
 
 
 def test_the_answers_are_kept_with_the_capture_for_every_phone(
