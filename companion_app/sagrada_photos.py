@@ -61,10 +61,9 @@ class SagradaPhotoReader:
         height, width = decoded.pixels.shape[:2]
         chosen, message = choose_window(reading.windows, pattern, width, height)
         if chosen.pattern != pattern:
-            # Read again knowing the card: the print then decides which way up it lies, and it is scored as
-            # the player's pattern. The windows are found the same way twice, so the nearest is the same one.
-            again = reader.read_decoded(decoded, pattern)
-            chosen = min(again.windows, key=lambda window: _distance(window, chosen))
+            # Read as the player's card: its print then decides which way up the card lies, and the window
+            # is scored as their pattern.
+            chosen = chosen.read_as(pattern)
         return {
             "window": str(chosen.window),
             "unsure": [str(space.cell) for space in chosen.uncertain],
@@ -105,10 +104,6 @@ def choose_window(
 def _area(window: WindowReading) -> float:
     x, y = window.corners[:, 0], window.corners[:, 1]
     return float(abs(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1))) / 2)
-
-
-def _distance(a: WindowReading, b: WindowReading) -> float:
-    return float(np.hypot(*(a.corners.mean(axis=0) - b.corners.mean(axis=0))))
 
 
 def _why_no_window(decoded: DecodedImage) -> str:

@@ -70,6 +70,17 @@ class WindowReading:
     corners: npt.NDArray[np.float64]
     lattice: WindowLattice
     score: ScoreBreakdown
+    spaces: tuple[SpaceReading, ...]
+    """What the space classifier saw on each space, named as `window` names them."""
+
+    def read_as(self, pattern: Pattern, scoring: ScoringOptions | None = None) -> WindowReading:
+        """This window read as `pattern`'s card, as `read_pixels` would read it knowing the pattern, but from
+        the spaces already classified: the print only decides which way up the card lies."""
+        match = _identified(self.spaces, self.lattice, pattern)
+        lattice, spaces, corners = self.lattice, self.spaces, self.corners
+        if match.turned:  # the corners start at r1c1: turned, r4c5's corner comes first
+            lattice, spaces, corners = lattice.turned(), _turned(spaces), np.roll(corners, 2, axis=0)
+        return _window_reading(lattice, spaces, match, corners, scoring or ScoringOptions())
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -152,23 +163,39 @@ class SagradaReader:
         clock.lap("read_spaces")
         placed = []
         for lattice, seen in zip(lattices, spaces, strict=True):
-            prints = {space.cell: space.print_belief() for space in seen}
-            match = identify_pattern(prints, lattice.orientation_margin, [pattern] if pattern else None)
+            match = _identified(seen, lattice, pattern)
             if match.turned:
                 lattice, seen = lattice.turned(), _turned(seen)
             placed.append((lattice, seen, match))
         clock.lap("pattern")
-        windows = []
-        for lattice, seen, match in placed:
-            window = Window(tuple(space.die for space in seen))
-            breakdown = scoring.score(window, match.pattern or BLANK_PATTERN)
-            uncertain = tuple(question for question in map(UncertainSpace.of, seen) if question is not None)
-            corners = lattice.corners * to_stored
-            windows.append(
-                WindowReading(window, match.pattern, match, uncertain, corners, lattice, breakdown)
-            )
+        windows = tuple(
+            _window_reading(lattice, seen, match, lattice.corners * to_stored, scoring)
+            for lattice, seen, match in placed
+        )
         clock.lap("score")
-        return SagradaReading(tuple(windows), pixels, clock.laps)
+        return SagradaReading(windows, pixels, clock.laps)
+
+
+def _identified(
+    spaces: tuple[SpaceReading, ...], lattice: WindowLattice, pattern: Pattern | None
+) -> PatternMatch:
+    """The card the spaces' print shows (or which way up `pattern`'s card lies, when it is known)."""
+    prints = {space.cell: space.print_belief() for space in spaces}
+    return identify_pattern(prints, lattice.orientation_margin, [pattern] if pattern else None)
+
+
+def _window_reading(
+    lattice: WindowLattice,
+    spaces: tuple[SpaceReading, ...],
+    match: PatternMatch,
+    corners: npt.NDArray[np.float64],
+    scoring: ScoringOptions,
+) -> WindowReading:
+    """The window the spaces show, its uncertain spaces, and its score as the card identified."""
+    window = Window(tuple(space.die for space in spaces))
+    breakdown = scoring.score(window, match.pattern or BLANK_PATTERN)
+    uncertain = tuple(question for question in map(UncertainSpace.of, spaces) if question is not None)
+    return WindowReading(window, match.pattern, match, uncertain, corners, lattice, breakdown, spaces)
 
 
 def _turned(spaces: tuple[SpaceReading, ...]) -> tuple[SpaceReading, ...]:
