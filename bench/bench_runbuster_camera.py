@@ -233,6 +233,8 @@ def main() -> None:
     recognise_s = []
     buckets: Counter[str] = Counter()
     for scene in scenes:
+        # read_mat_photo's steps one at a time: the error kinds need the mat's location and every detection
+        # before the mat's rules leave some out, and its reading keeps neither.
         started = time.perf_counter()
         location = locate_mat(scene.image)
         views = MatViews.of(scene.image, location, Paper.A3)
