@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from playwright.sync_api import Browser, ViewportSize, sync_playwright
+from waitress.server import BaseWSGIServer
 
 from companion_app import create_app
 from companion_app.commands.serve import make_server
@@ -45,7 +46,13 @@ def server_url(e2e_app: Flask) -> Iterator[str]:
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.socket.getsockname()[1]}"
-    server.close()
+    stop_serving(server)
+
+
+def stop_serving(server: BaseWSGIServer) -> None:
+    """Close a server that runs in another thread from inside its own loop: closed from this thread, its
+    sockets can vanish under the loop's select(), which then fails in the server's thread (EBADF)."""
+    server.trigger.pull_trigger(server.close)
 
 
 @pytest.fixture(scope="module")

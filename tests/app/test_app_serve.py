@@ -19,6 +19,7 @@ from flask import Flask
 from companion_app import live
 from companion_app.cli import main
 from companion_app.commands.serve import lan_address, make_server, terminal_qr
+from tests.app.browser import stop_serving
 from tests.app.conftest import start_game
 
 REPO = Path(__file__).resolve().parents[2]
@@ -104,4 +105,4 @@ def test_a_phone_that_leaves_frees_its_server_thread(app: Flask) -> None:
         phone.close()
         assert settles_at(game, 0)
     finally:
-        server.close()
+        stop_serving(server)

@@ -21,6 +21,7 @@ from flask.testing import FlaskClient
 
 from companion_app.commands.serve import make_server, serve
 from companion_app.tls import CertificateError, TLSTerminator, server_context
+from tests.app.browser import stop_serving
 from tests.app.conftest import CSRF, FINISHED_WINDOW, start_game
 
 pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl command")
@@ -54,7 +55,7 @@ def https_url(app: Flask, certificate: tuple[Path, Path]) -> Iterator[str]:
         threading.Thread(target=run, daemon=True).start()
     yield f"https://127.0.0.1:{terminator.port}"
     terminator.close()
-    server.close()
+    stop_serving(server)
 
 
 def fetch(url: str, data: bytes | None = None, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
