@@ -13,6 +13,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion_app import history
 from tests.app.conftest import CSRF, FINISHED_WINDOW, png_bytes, start_game, submission_key
 
 # FINISHED_WINDOW holds b6 on r2c2 and r4 on r4c5.
@@ -167,3 +168,17 @@ def test_alternatives_the_page_cannot_offer_leave_the_photo_unread_with_the_reas
     game = game_read_as(app, client, answer)
     assert message in client.get(game).text
     assert answers_on(client, game) == {}
+
+
+def test_a_capture_stored_before_alternatives_were_kept_offers_the_reading_and_empty(
+    app: Flask, client: FlaskClient
+) -> None:
+    game = start_game(client)
+    older = {"source": "photo", "window": FINISHED_WINDOW, "favor_tokens": None, "unsure": ["r2c2"]}
+    with app.app_context():
+        stored = history.game_by_token(game.rsplit("/", 1)[-1])
+        assert stored is not None
+        history.add_capture(
+            stored, history.players(stored)[0], "older-capture-key", older, "Ana sent a photo"
+        )
+    assert answers_on(client, game) == {"r2c2": ["blue 6", "empty"]}
