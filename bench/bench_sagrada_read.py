@@ -1,6 +1,6 @@
 """Median time from photo to scored windows: one window at 1280x720, four windows in a 12 MP photo.
 
-    python3 bench/bench_sagrada_read.py [--runs N] [--accuracy WINDOWS]
+    python3 bench/bench_sagrada_read.py [--runs N] [--accuracy WINDOWS] [--model FILE.onnx]
 
 Photos are rendered (seeded) and JPEG-encoded, then read from bytes as the command does: decode, find
 windows, read the spaces, identify the patterns, score. Prints the median of the whole read (wall clock,
@@ -11,7 +11,8 @@ average before and after says how much the wall clock figures were shared.
 `--accuracy WINDOWS` prints, instead, the issue's accuracy figures on that many rendered windows per set
 (the tests' photos, 960x540, other seeds): every space right with any number of dice and with at most 10,
 the pattern named, what went wrong where a window was not read whole; and real dice pasted into rendered
-windows (from the photos the space classifier never trained on).
+windows (from the photos the space classifier never trained on). `--model` reads the spaces with another
+space classifier file than the shipped one, to compare a candidate on the same photos.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import numpy as np
 
 from engine.sagrada.window import ALL_CELLS, Window
 from vision.evaluation import read_split
+from vision.sagrada.cells import CELL_MODEL, CellReader
 from vision.sagrada.reader import SagradaReader, WindowReading
 from vision.synth.sagrada import (
     RenderedWindow,
@@ -147,10 +149,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--accuracy", type=int, metavar="WINDOWS", help="print accuracy on this many windows")
+    parser.add_argument("--model", type=Path, default=CELL_MODEL, help="the space classifier's ONNX file")
     arguments = parser.parse_args()
     runs = arguments.runs
     cv2.setNumThreads(1)
-    reader = SagradaReader()
+    reader = SagradaReader(CellReader(model=arguments.model))
     if arguments.accuracy:
         accuracy(reader, arguments.accuracy)
         return

@@ -113,32 +113,42 @@ def _most_likely(probabilities: FloatArray, among: npt.NDArray[np.bool_]) -> int
     return int(np.flatnonzero(among)[probabilities[among].argmax()])
 
 
+def image_to_flat(lattice: WindowLattice, height: float, image_width: int, image_height: int) -> FloatArray:
+    """The homography from image pixels to the flat view of the plane `height` die edges above the card."""
+    grid_to_flat = np.array(
+        [[PX_PER_UNIT, 0, _BORDER * PX_PER_UNIT], [0, PX_PER_UNIT, _BORDER * PX_PER_UNIT], [0, 0, 1.0]]
+    )
+    plane_to_image = lattice.raised(height, image_width, image_height) if height else lattice.grid_to_image
+    return cast(FloatArray, grid_to_flat @ np.linalg.inv(plane_to_image))
+
+
 def flatten(image: BGRImage, lattice: WindowLattice, height: float = 0.0) -> BGRImage:
     """The plane `height` die edges above the card (0: the print; `DIE_TOP`: the dice's top faces), over
     the grid and `_BORDER` around it, warped to a top-down view at `PX_PER_UNIT`."""
     size = (round((GRID_WIDTH + 2 * _BORDER) * PX_PER_UNIT), round((GRID_HEIGHT + 2 * _BORDER) * PX_PER_UNIT))
-    grid_to_flat = np.array(
-        [[PX_PER_UNIT, 0, _BORDER * PX_PER_UNIT], [0, PX_PER_UNIT, _BORDER * PX_PER_UNIT], [0, 0, 1.0]]
-    )
-    plane_to_image = (
-        lattice.raised(height, image.shape[1], image.shape[0]) if height else lattice.grid_to_image
-    )
-    image_to_flat = grid_to_flat @ np.linalg.inv(plane_to_image)
-    flat = cv2.warpPerspective(
-        image, image_to_flat, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
-    )
+    to_flat = image_to_flat(lattice, height, image.shape[1], image.shape[0])
+    flat = cv2.warpPerspective(image, to_flat, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
     return cast(BGRImage, flat)
+
+
+def cut_origins() -> npt.NDArray[np.int64]:
+    """The top-left pixel (x, y) of each space's cut in the flat view, row-major."""
+    half = CROP_PX // 2
+    return np.array(
+        [
+            (
+                round((_BORDER + GROUT + cell.col * PITCH + SPACE / 2) * PX_PER_UNIT) - half,
+                round((_BORDER + GROUT + cell.row * PITCH + SPACE / 2) * PX_PER_UNIT) - half,
+            )
+            for cell in ALL_CELLS
+        ],
+        np.int64,
+    )
 
 
 def cell_crops(flat: BGRImage) -> npt.NDArray[np.uint8]:
     """The 20 spaces cut out of the flat view, row-major, each `CROP_PX` square around its centre."""
-    crops = []
-    for cell in ALL_CELLS:
-        cx = round((_BORDER + GROUT + cell.col * PITCH + SPACE / 2) * PX_PER_UNIT)
-        cy = round((_BORDER + GROUT + cell.row * PITCH + SPACE / 2) * PX_PER_UNIT)
-        half = CROP_PX // 2
-        crops.append(flat[cy - half : cy + half, cx - half : cx + half])
-    return np.stack(crops)
+    return np.stack([flat[y : y + CROP_PX, x : x + CROP_PX] for x, y in cut_origins()])
 
 
 def network_input(crops: npt.NDArray[np.uint8]) -> FloatArray:
@@ -161,12 +171,17 @@ class CellReader:
         if not lattices:
             return []
         crops = np.concatenate([cell_crops(flatten(image, lattice, DIE_TOP)) for lattice in lattices])
-        # A die reads the same a quarter turn round: the four turns' probabilities are averaged.
-        turns = np.concatenate([np.rot90(crops, turn, axes=(1, 2)) for turn in range(4)])
-        (logits,) = self._session.run(None, {self._input_name: network_input(turns)})
-        probabilities = softmax(np.asarray(logits, np.float32)).reshape(4, len(crops), -1).mean(axis=0)
-        rows = probabilities.reshape(len(lattices), len(ALL_CELLS), -1)
+        rows = self.classify(crops).reshape(len(lattices), len(ALL_CELLS), -1)
         return [
             tuple(SpaceReading(cell, row) for cell, row in zip(ALL_CELLS, window, strict=True))
             for window in rows
         ]
+
+    def classify(self, crops: npt.NDArray[np.uint8]) -> FloatArray:
+        """The probability of each of `CELL_CLASSES` for each cut (N x 42).
+
+        A die reads the same a quarter turn round: the four turns' probabilities are averaged."""
+        turns = np.concatenate([np.rot90(crops, turn, axes=(1, 2)) for turn in range(4)])
+        (logits,) = self._session.run(None, {self._input_name: network_input(turns)})
+        probabilities = softmax(np.asarray(logits, np.float32)).reshape(4, len(crops), -1).mean(axis=0)
+        return cast(FloatArray, probabilities)
