@@ -25,7 +25,7 @@ import numpy as np
 
 from vision.detect import DETECTOR_MODEL
 from vision.evaluation import box_iou, centres_match
-from vision.observation import DetectedDie
+from vision.observation import DetectedDie, box_centre
 from vision.read import READER_MODEL
 from vision.runbuster.locate import FloatArray, MatLocation, locate_mat
 from vision.runbuster.mat import DIE_EDGE, MAT_HEIGHT, MAT_WIDTH, ZONE_KEYS, ZONES, Paper
@@ -49,8 +49,7 @@ def exact_dice(scene: MatScene) -> list[DetectedDie]:
     dice = []
     for label in scene.dice:
         box = label.die.box
-        centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-        dice.append(DetectedDie(centre, box, label.die.value, label.die.color, 1.0, 1.0, 1.0))
+        dice.append(DetectedDie(box_centre(box), box, label.die.value, label.die.color, 1.0, 1.0, 1.0))
     return dice
 
 

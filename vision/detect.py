@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from vision.decode import BGRImage
 from vision.evaluation import box_iou
+from vision.observation import Box
 from vision.onnx_session import MODELS_FOLDER, open_session
 
 DETECTOR_STRIDE = 4
@@ -25,7 +26,6 @@ DETECTOR_ALIGNMENT = 16
 DETECTOR_MODEL = MODELS_FOLDER / "dice_detector.onnx"
 
 FloatArray = npt.NDArray[np.float32]
-Box = tuple[float, float, float, float]
 
 
 @dataclass(frozen=True)

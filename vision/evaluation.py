@@ -15,10 +15,8 @@ from pathlib import Path
 import numpy as np
 
 from vision.decode import BGRImage, read_image_size
-from vision.observation import DetectedDie
+from vision.observation import Box, DetectedDie, box_centre
 from vision.synth.scene import SceneConfig, render_scene
-
-Box = tuple[float, float, float, float]
 
 
 @dataclass(frozen=True)
@@ -113,14 +111,14 @@ def box_iou(a: Box, b: Box) -> float:
 def centres_match(a: Box, b: Box) -> bool:
     """Whether each box contains the other's centre: the same die, however loose or tight either box is
     drawn (the real photos' labels often include a margin, the detector's boxes hug the die)."""
-    return _contains(a, _centre(b)) and _contains(b, _centre(a))
+    return _contains(a, box_centre(b)) and _contains(b, box_centre(a))
 
 
 def match_boxes(truth: Sequence[Box], found: Sequence[Box]) -> list[tuple[int, int]]:
     """Greedy one-to-one matching of boxes whose centres match, nearest centres first; pairs (truth index,
     found index)."""
     pairs = sorted(
-        (math.dist(_centre(t), _centre(f)), ti, fi)
+        (math.dist(box_centre(t), box_centre(f)), ti, fi)
         for ti, t in enumerate(truth)
         for fi, f in enumerate(found)
         if centres_match(t, f)
@@ -134,10 +132,6 @@ def match_boxes(truth: Sequence[Box], found: Sequence[Box]) -> list[tuple[int, i
             used_found.add(fi)
             matches.append((ti, fi))
     return matches
-
-
-def _centre(box: Box) -> tuple[float, float]:
-    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
 
 
 def _contains(box: Box, point: tuple[float, float]) -> bool:

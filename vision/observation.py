@@ -10,13 +10,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+Box = tuple[float, float, float, float]
+"""An axis-aligned box: left, top, right, bottom in pixels."""
+
+
+def box_centre(box: Box) -> tuple[float, float]:
+    """The box's middle: where a die found by its box is said to be."""
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+
 
 @dataclass(frozen=True)
 class DetectedDie:
     """One die: where it is (centre and axis-aligned box) and its read top-face value and colour."""
 
     center: tuple[float, float]
-    box: tuple[float, float, float, float]
+    box: Box
     value: int
     color: str
     detection_confidence: float

@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from vision.colors import DIE_COLORS
 from vision.decode import BGRImage
+from vision.observation import Box, box_centre
 from vision.onnx_session import MODELS_FOLDER, open_session
 
 READER_INPUT_SIZE = 48
@@ -35,7 +36,6 @@ NOT_A_DIE = 6
 READER_MODEL = MODELS_FOLDER / "dice_reader.onnx"
 
 FloatArray = npt.NDArray[np.float32]
-Box = tuple[float, float, float, float]
 
 _BRIGHT_QUANTILE = 0.97
 _GAIN_LIMITS = (0.6, 1.7)
@@ -68,7 +68,7 @@ def white_balance_gains(pixels: BGRImage) -> FloatArray:
 
 def crop_square(box: Box) -> tuple[int, int, int]:
     """The image square `crop_die` cuts around `box`: left, top and side in whole pixels."""
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    cx, cy = box_centre(box)
     half = max(box[2] - box[0], box[3] - box[1]) * CROP_MARGIN / 2
     return round(cx - half), round(cy - half), max(2, round(2 * half))
 

@@ -16,7 +16,7 @@ import cv2
 from vision.colors import DIE_COLORS
 from vision.decode import BGRImage, DecodeLimits, decode_image
 from vision.detect import DETECTOR_MODEL, DetectorSettings, DiceDetector
-from vision.observation import DetectedDie, DiceObservation
+from vision.observation import DetectedDie, DiceObservation, box_centre
 from vision.read import READER_MODEL, DiceReader
 
 
@@ -78,7 +78,7 @@ class DiceRecognizer:
         read = time.perf_counter()
         dice = tuple(
             DetectedDie(
-                center=((c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2),
+                center=box_centre(c.box),
                 box=c.box,
                 value=r.value,
                 color=r.color,

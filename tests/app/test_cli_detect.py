@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from companion_app.cli import main
 from vision.colors import COLOR_SETS
 from vision.evaluation import LabelledDie, load_labelled_photos
+from vision.observation import box_centre
 
 REAL_PHOTOS = Path(__file__).resolve().parents[1] / "data" / "dice_real"
 PHOTO_NAME = "IMG_20191208_111304.jpg"
@@ -26,10 +27,6 @@ def run(*args: str) -> tuple[int, str, str]:
 
 def labelled_dice() -> tuple[LabelledDie, ...]:
     return load_labelled_photos(REAL_PHOTOS, [PHOTO_NAME])[0].dice
-
-
-def centre(die: LabelledDie) -> tuple[float, float]:
-    return (die.box[0] + die.box[2]) / 2, (die.box[1] + die.box[3]) / 2
 
 
 def nearest_distance(record: dict[str, Any], x: float, y: float) -> float:
@@ -46,7 +43,7 @@ def test_json_gives_the_dice_at_their_labelled_places() -> None:
     truth = labelled_dice()
     placed = right_value = 0
     for die in truth:
-        cx, cy = centre(die)
+        cx, cy = box_centre(die.box)
         nearest = min(record["dice"], key=lambda d: (d["x"] - cx) ** 2 + (d["y"] - cy) ** 2)
         placed += nearest_distance(record, cx, cy) < 8
         right_value += nearest["value"] == die.value
@@ -65,7 +62,7 @@ def test_coordinates_are_in_stored_pixels_for_a_rotated_photo(tmp_path: Path) ->
     truth = labelled_dice()
     placed = 0
     for die in truth:
-        cx, cy = centre(die)
+        cx, cy = box_centre(die.box)
         placed += nearest_distance(record, 639 - cy, cx) < 8
     assert placed >= 0.95 * len(truth)
 

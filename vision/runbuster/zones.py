@@ -22,8 +22,8 @@ from typing import Any, Protocol
 import numpy as np
 
 from vision.colors import DIE_COLORS
-from vision.observation import DetectedDie, DiceObservation
-from vision.read import Box, DieReading
+from vision.observation import Box, DetectedDie, DiceObservation
+from vision.read import DieReading
 from vision.recognizer import DiceRecognizer, RecognizerSettings
 from vision.runbuster.locate import BGRImage, FloatArray, MatLocation, locate_mat
 from vision.runbuster.mat import (

@@ -4,9 +4,8 @@ Every space comes with the space classifier's belief about its print (how likely
 showing each of the 12 prints; what is left is the chance a die hides it) and is compared with each
 official pattern, both ways up: a pattern is as likely as the prints it has where the spaces show them,
 with a floor for the classifier's confident mistakes, so a space that may be empty counts as much as it
-may be. The posterior over
-(pattern, turn) gives the confidence; the frame's evidence about which way up the card lies enters as a
-prior on the turn.
+may be. The posterior over (pattern, turn) gives the confidence; the frame's evidence about which way up
+the card lies enters as a prior on the turn.
 """
 
 from __future__ import annotations

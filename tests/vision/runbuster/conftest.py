@@ -8,8 +8,8 @@ from collections.abc import Collection, Sequence
 import numpy as np
 import pytest
 
-from vision.observation import DetectedDie, DiceObservation
-from vision.read import Box, DieReading
+from vision.observation import Box, DetectedDie, DiceObservation, box_centre
+from vision.read import DieReading
 from vision.runbuster.mat import DIE_EDGE
 from vision.runbuster.topdown import VIEW_SCALE, VIEW_SIZE, mat_to_view, view_to_mat
 from vision.synth.mat import MatDie, MatScene, MatSceneConfig, render_mat_scene
@@ -30,8 +30,7 @@ def mat_scenes() -> list[MatScene]:
 def as_detected(label: MatDie) -> DetectedDie:
     """A rendered die as the recognizer would report it: its box and its centre, read with certainty."""
     box = label.die.box
-    centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-    return DetectedDie(centre, box, label.die.value, label.die.color, 1.0, 1.0, 1.0)
+    return DetectedDie(box_centre(box), box, label.die.value, label.die.color, 1.0, 1.0, 1.0)
 
 
 class ExactRecognizer:

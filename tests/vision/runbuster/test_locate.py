@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.observation import box_centre
 from vision.runbuster.locate import MatNotFound, locate_mat
 from vision.runbuster.mat import DIE_EDGE, MARKERS, MAT_HEIGHT, MAT_WIDTH
 from vision.runbuster.printable import draw_mat
@@ -40,8 +41,7 @@ def test_rendered_photos_place_dice_within_two_millimetres(mat_scenes: list[MatS
         location = locate_mat(scene.image)
         assert np.abs(location.outline - scene.mat_corners).max() < 3.0
         for label in scene.dice:
-            box = label.die.box
-            seen = location.to_mat(np.array([[(box[0] + box[2]) / 2, (box[1] + box[3]) / 2]]), DIE_EDGE / 2)
+            seen = location.to_mat(np.array([box_centre(label.die.box)]), DIE_EDGE / 2)
             errors.append(float(np.hypot(*(seen[0] - label.mat_point))))
     assert np.percentile(errors, 99) < 2.0 and max(errors) < 3.0
 
@@ -52,8 +52,7 @@ def test_ignoring_the_height_would_misplace_dice_at_a_slant(mat_scenes: list[Mat
     for scene in mat_scenes:
         location = locate_mat(scene.image)
         for label in scene.dice:
-            box = label.die.box
-            flat = location.to_mat(np.array([[(box[0] + box[2]) / 2, (box[1] + box[3]) / 2]]))
+            flat = location.to_mat(np.array([box_centre(label.die.box)]))
             worst = max(worst, float(np.hypot(*(flat[0] - label.mat_point))))
     assert worst > 4.0
 
