@@ -1,4 +1,5 @@
-"""Reader stage: white balance, crops, the colour restriction, and the shipped model on real dice."""
+"""Reader stage: white balance, crops, the colour restriction, the second look at unsure dice, and the shipped
+model on real dice."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ from vision.colors import COLOR_SETS
 from vision.evaluation import load_labelled_photos, read_split
 from vision.read import (
     COLOR_CLASSES,
+    NOT_A_DIE,
     READER_INPUT_SIZE,
     DiceReader,
     crop_die,
+    needs_second_look,
     restrict_colors,
     white_balance_gains,
 )
@@ -79,3 +82,37 @@ def test_the_shipped_reader_takes_crops_of_the_size_it_is_trained_on_by_default(
 
 def test_reader_returns_nothing_for_no_boxes() -> None:
     assert DiceReader().read(np.zeros((10, 10, 3), np.uint8), [], COLOR_SETS["all"]) == []
+
+
+def value_row(die_probability: float, face_confidence: float) -> list[float]:
+    """Value probabilities of a crop: a die with this probability, read as a 3 with this confidence."""
+    faces = [(1 - face_confidence) / 5] * 6
+    faces[2] = face_confidence
+    return [die_probability * f for f in faces] + [1 - die_probability]
+
+
+def test_only_likely_dice_read_with_little_confidence_get_a_second_look() -> None:
+    values = np.array(
+        [value_row(0.99, 0.99), value_row(0.99, 0.6), value_row(0.99, 0.99), value_row(0.1, 0.4)], np.float32
+    )
+    colors = np.zeros((4, len(COLOR_CLASSES)), np.float32)
+    colors[:, 0] = (0.98, 0.98, 0.55, 0.3)
+    colors[:, 1] = 1 - colors[:, 0]
+    assert values[:, NOT_A_DIE] == pytest.approx([0.01, 0.01, 0.01, 0.9])
+    assert needs_second_look(values, colors).tolist() == [1, 2]
+
+
+def test_a_die_given_a_second_look_reads_the_same_turned_a_quarter(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Averaged over the four turns, a reading cannot depend on which way up the crop came."""
+    monkeypatch.setattr("vision.read.SECOND_LOOK_BELOW", 1.01)
+    reader = DiceReader()
+    photo = load_labelled_photos(REAL_PHOTOS, read_split(REPOSITORY / "models" / "validation_split.txt"))[0]
+    image = cv2.imread(str(photo.path))
+    gains = white_balance_gains(image)
+    crops = [crop_die(image, die.box, gains) for die in photo.dice]
+    upright = reader.read_crops(crops, COLOR_SETS["all"])
+    turned = reader.read_crops([np.rot90(crop) for crop in crops], COLOR_SETS["all"])
+    assert [r.value for r in turned] == [r.value for r in upright] == [d.value for d in photo.dice]
+    for a, b in zip(upright, turned, strict=True):
+        assert a.value_confidence == pytest.approx(b.value_confidence, abs=1e-4)
+        assert a.color_confidence == pytest.approx(b.color_confidence, abs=1e-4)
