@@ -44,7 +44,8 @@ READER_MODEL = MODELS_FOLDER / "dice_reader.onnx"
 FloatArray = npt.NDArray[np.float32]
 
 SECOND_LOOK_BELOW = 0.75
-"""A likely die whose value or colour confidence is below this is read again at three quarter turns."""
+"""A likely die whose value or colour confidence is below this is read again at three quarter turns (by
+default: a caller that turns the crops itself passes 0, no second look)."""
 SECOND_LOOK_MIN_DIE_PROBABILITY = 0.3
 """Candidates the reader already rejects as no die are not worth a second look."""
 
@@ -133,7 +134,10 @@ def restrict_colors(probabilities: FloatArray, allowed: Sequence[str]) -> FloatA
 class DiceReader:
     """The reader network, loaded once; `read` gives value and colour for each box in one batch."""
 
-    def __init__(self, threads: int = 1, model: Path = READER_MODEL):
+    def __init__(
+        self, threads: int = 1, model: Path = READER_MODEL, second_look_below: float = SECOND_LOOK_BELOW
+    ):
+        self.second_look_below = second_look_below
         self._session = open_session(model, threads)
         model_input = self._session.get_inputs()[0]
         self._input_name = model_input.name
@@ -152,7 +156,7 @@ class DiceReader:
     ) -> list[DieReading]:
         """Read crops already cut by `crop_die` (white-balanced, `input_size` square)."""
         values, colors = self._probabilities(crops, allowed_colors)
-        unsure = needs_second_look(values, colors)
+        unsure = needs_second_look(values, colors, self.second_look_below)
         if unsure.size:
             turned = [np.rot90(crops[index], turn) for index in unsure for turn in (1, 2, 3)]
             more_values, more_colors = self._probabilities(turned, allowed_colors)
@@ -189,10 +193,8 @@ def face_probabilities(values: FloatArray) -> FloatArray:
     return faces
 
 
-def needs_second_look(values: FloatArray, colors: FloatArray) -> npt.NDArray[np.intp]:
-    """Indices of the likely dice read with value or colour confidence below `SECOND_LOOK_BELOW`."""
+def needs_second_look(values: FloatArray, colors: FloatArray, below: float) -> npt.NDArray[np.intp]:
+    """Indices of the likely dice read with value or colour confidence below `below`."""
     likely_die = 1.0 - values[:, NOT_A_DIE] >= SECOND_LOOK_MIN_DIE_PROBABILITY
-    unsure = (face_probabilities(values).max(axis=1) < SECOND_LOOK_BELOW) | (
-        colors.max(axis=1) < SECOND_LOOK_BELOW
-    )
+    unsure = (face_probabilities(values).max(axis=1) < below) | (colors.max(axis=1) < below)
     return np.flatnonzero(likely_die & unsure)

@@ -17,7 +17,7 @@ from vision.colors import DIE_COLORS
 from vision.decode import BGRImage, DecodeLimits, decode_image
 from vision.detect import DETECTOR_MODEL, DetectorSettings, DiceDetector
 from vision.observation import DetectedDie, DiceObservation, box_centre
-from vision.read import READER_MODEL, DiceReader
+from vision.read import READER_MODEL, SECOND_LOOK_BELOW, DiceReader
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,8 @@ class RecognizerSettings:
     min_confidence: float = 0.3
     """A candidate is reported when detector score x the reader's probability that it is a die reaches
     this (chosen on the training photos, never on the validation split)."""
+    second_look_below: float = SECOND_LOOK_BELOW
+    """The reader's confidence under which a die is read again at three more quarter turns (0: never)."""
     threads: int = 1
     """Threads for onnxruntime and OpenCV. OpenCV's setting is process-wide: the last recognizer made wins."""
 
@@ -43,7 +45,7 @@ class DiceRecognizer:
         self.settings = settings or RecognizerSettings()
         cv2.setNumThreads(self.settings.threads)
         self.detector = DiceDetector(self.settings.detector, self.settings.threads, detector_model)
-        self.reader = DiceReader(self.settings.threads, reader_model)
+        self.reader = DiceReader(self.settings.threads, reader_model, self.settings.second_look_below)
 
     def recognize(self, source: str | Path | bytes, colors: Sequence[str] = DIE_COLORS) -> DiceObservation:
         """Raises UnreadableImage or ImageTooLarge (both VisionError) for input that is not a usable image."""

@@ -99,13 +99,13 @@ def test_only_likely_dice_read_with_little_confidence_get_a_second_look() -> Non
     colors[:, 0] = (0.98, 0.98, 0.55, 0.3)
     colors[:, 1] = 1 - colors[:, 0]
     assert values[:, NOT_A_DIE] == pytest.approx([0.01, 0.01, 0.01, 0.9])
-    assert needs_second_look(values, colors).tolist() == [1, 2]
+    assert needs_second_look(values, colors, 0.75).tolist() == [1, 2]
+    assert needs_second_look(values, colors, 0.0).tolist() == []
 
 
-def test_a_die_given_a_second_look_reads_the_same_turned_a_quarter(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_die_given_a_second_look_reads_the_same_turned_a_quarter() -> None:
     """Averaged over the four turns, a reading cannot depend on which way up the crop came."""
-    monkeypatch.setattr("vision.read.SECOND_LOOK_BELOW", 1.01)
-    reader = DiceReader()
+    reader = DiceReader(second_look_below=1.01)
     photo = load_labelled_photos(REAL_PHOTOS, read_split(REPOSITORY / "models" / "validation_split.txt"))[0]
     image = cv2.imread(str(photo.path))
     gains = white_balance_gains(image)

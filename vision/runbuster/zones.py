@@ -336,4 +336,5 @@ class SharedRecognizer:
 
 @cache
 def _loaded_recognizer() -> DiceRecognizer:
-    return DiceRecognizer(RecognizerSettings(min_confidence=CANDIDATE_CONFIDENCE))
+    # No second look: `read_faces` reads every top face at all four quarter turns itself.
+    return DiceRecognizer(RecognizerSettings(min_confidence=CANDIDATE_CONFIDENCE, second_look_below=0.0))
