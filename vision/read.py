@@ -104,9 +104,13 @@ def crop_die(
             ),
         )
     interpolation = cv2.INTER_AREA if side > size else cv2.INTER_LINEAR
-    crop = cv2.resize(region, (size, size), interpolation=interpolation)
-    balanced: BGRImage = np.clip(crop.astype(np.float32) * gains, 0, 255).astype(np.uint8)
-    return balanced
+    return balanced(cast(BGRImage, cv2.resize(region, (size, size), interpolation=interpolation)), gains)
+
+
+def balanced(pixels: BGRImage, gains: FloatArray) -> BGRImage:
+    """`pixels` with the white balance `gains` applied, as the reader is trained to see them."""
+    corrected: BGRImage = np.clip(pixels.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    return corrected
 
 
 def reader_input(crops: Sequence[npt.NDArray[np.uint8]]) -> FloatArray:
@@ -155,13 +159,7 @@ class DiceReader:
         self, crops: Sequence[npt.NDArray[np.uint8]], allowed_colors: Sequence[str]
     ) -> list[DieReading]:
         """Read crops already cut by `crop_die` (white-balanced, `input_size` square)."""
-        values, colors = self._probabilities(crops, allowed_colors)
-        unsure = needs_second_look(values, colors, self.second_look_below)
-        if unsure.size:
-            turned = [np.rot90(crops[index], turn) for index in unsure for turn in (1, 2, 3)]
-            more_values, more_colors = self._probabilities(turned, allowed_colors)
-            values[unsure] = (values[unsure] + more_values.reshape(len(unsure), 3, -1).sum(axis=1)) / 4
-            colors[unsure] = (colors[unsure] + more_colors.reshape(len(unsure), 3, -1).sum(axis=1)) / 4
+        values, colors = self.probabilities(crops, allowed_colors)
         die_probabilities = 1.0 - values[:, NOT_A_DIE]
         faces = face_probabilities(values)
         readings = []
@@ -178,10 +176,23 @@ class DiceReader:
             )
         return readings
 
-    def _probabilities(
+    def probabilities(
         self, crops: Sequence[npt.NDArray[np.uint8]], allowed_colors: Sequence[str]
     ) -> tuple[FloatArray, FloatArray]:
-        """Value probabilities (faces, then "not a die") and colour probabilities restricted to the game's."""
+        """Value probabilities (faces, then "not a die") and colour probabilities restricted to the game's,
+        each crop's averaged over its four quarter turns when it needs a second look."""
+        values, colors = self._one_look(crops, allowed_colors)
+        unsure = needs_second_look(values, colors, self.second_look_below)
+        if unsure.size:
+            turned = [np.rot90(crops[index], turn) for index in unsure for turn in (1, 2, 3)]
+            more_values, more_colors = self._one_look(turned, allowed_colors)
+            values[unsure] = (values[unsure] + more_values.reshape(len(unsure), 3, -1).sum(axis=1)) / 4
+            colors[unsure] = (colors[unsure] + more_colors.reshape(len(unsure), 3, -1).sum(axis=1)) / 4
+        return values, colors
+
+    def _one_look(
+        self, crops: Sequence[npt.NDArray[np.uint8]], allowed_colors: Sequence[str]
+    ) -> tuple[FloatArray, FloatArray]:
         value_logits, color_logits = self._session.run(None, {self._input_name: reader_input(crops)})
         return softmax(value_logits), restrict_colors(softmax(color_logits), allowed_colors)
 

@@ -15,6 +15,7 @@ from vision.sagrada.cells import (
     cell_crops,
     class_index,
     flatten,
+    weigh_values,
 )
 from vision.synth.sagrada import WindowScene
 
@@ -58,6 +59,21 @@ def test_spaces_are_read_whole(scenes: list[WindowScene], cell_reader: CellReade
     total = 20 * len(scenes)
     assert wrong <= 0.025 * total, f"{wrong} of {total} spaces misread"
     assert windows_right >= 0.7 * len(scenes), f"all 20 spaces right in {windows_right} of {len(scenes)}"
+
+
+def test_the_dice_readers_values_reweigh_the_dice_but_not_whether_a_die_is_there() -> None:
+    probabilities = np.zeros((1, len(CELL_CLASSES)), np.float32)
+    probabilities[0, class_index(PrintedSpace(None, 5))] = 0.2
+    probabilities[0, class_index(Die(Color.BLUE, 6))] = 0.5
+    probabilities[0, class_index(Die(Color.BLUE, 5))] = 0.2
+    probabilities[0, class_index(Die(Color.GREEN, 5))] = 0.1
+    faces = np.array([[0.0, 0.0, 0.0, 0.0, 0.8, 0.2]], np.float32)
+    (weighed,) = weigh_values(probabilities, faces)
+    space = SpaceReading(ALL_CELLS[0], weighed)
+    assert space.die == Die(Color.BLUE, 5)
+    assert space.die_probability == pytest.approx(0.8)
+    assert weighed[class_index(PrintedSpace(None, 5))] == pytest.approx(0.2)
+    assert weighed[class_index(Die(Color.BLUE, 5))] == pytest.approx(0.8 * 0.16 / 0.34)
 
 
 @needs_cell_model

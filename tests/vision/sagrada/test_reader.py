@@ -49,8 +49,8 @@ def test_every_space_of_rendered_windows_is_read(scenes: list[WindowScene], read
         truth = scene.windows[0]
         window = read_as(list(reader.read_pixels(scene.image).windows), truth)
         whole += window is not None and window.window == truth.window
-    # Floor at the measured level (27 of 40); issue 4's target is 99 % of windows.
-    assert whole >= 0.65 * len(scenes), f"every space read right in {whole} of {len(scenes)} windows"
+    # Floor at the measured level (29 of 40); issue 4's target is 99 % of windows.
+    assert whole >= 0.7 * len(scenes), f"every space read right in {whole} of {len(scenes)} windows"
 
 
 def test_windows_with_few_dice_are_read_and_named(
@@ -64,9 +64,9 @@ def test_windows_with_few_dice_are_read_and_named(
             continue
         named += window.pattern is not None and window.pattern.name == truth.pattern
         whole += window.window == truth.window
-    # Floors at the measured level (38 and 32 of 40); issue 4's targets are 98 % named and 99 % whole.
+    # Floors at the measured level (38 and 33 of 40); issue 4's targets are 98 % named and 99 % whole.
     assert named >= 0.925 * len(sparse_scenes), f"pattern named right in {named} of {len(sparse_scenes)}"
-    assert whole >= 0.775 * len(sparse_scenes), f"every space right in {whole} of {len(sparse_scenes)}"
+    assert whole >= 0.8 * len(sparse_scenes), f"every space right in {whole} of {len(sparse_scenes)}"
 
 
 @pytest.fixture(scope="module")
@@ -78,11 +78,10 @@ def real_dice_scenes() -> list[WindowScene]:
     return [paste_real_dice(render_window_scene(empty, rng), crops, rng, fill=0.45) for _ in range(10)]
 
 
-def test_real_dice_in_a_rendered_window_are_read(
-    real_dice_scenes: list[WindowScene], reader: SagradaReader
-) -> None:
+def read_real_dice(scenes: list[WindowScene], reader: SagradaReader) -> tuple[int, int, int]:
+    """Dice placed, dice read right, and empty spaces read as dice, over `scenes`."""
     dice = right = false_dice = 0
-    for scene in real_dice_scenes:
+    for scene in scenes:
         truth = scene.windows[0]
         window = read_as(list(reader.read_pixels(scene.image).windows), truth)
         assert window is not None, f"window {truth.window} with real dice not found"
@@ -93,9 +92,25 @@ def test_real_dice_in_a_rendered_window_are_read(
             else:
                 dice += 1
                 right += die == expected
-    # Floors at the measured level (0 false dice, 75 of 99 read right); the aim is every die.
+    return dice, right, false_dice
+
+
+def test_real_dice_in_a_rendered_window_are_read(
+    real_dice_scenes: list[WindowScene], reader: SagradaReader
+) -> None:
+    dice, right, false_dice = read_real_dice(real_dice_scenes, reader)
+    # Floors at the measured level (0 false dice, 82 of 99 read right); the aim is every die.
     assert false_dice <= 1, f"{false_dice} empty spaces read as dice"
-    assert right >= 0.74 * dice, f"{right} of {dice} real dice read right"
+    assert right >= 0.81 * dice, f"{right} of {dice} real dice read right"
+
+
+def test_the_dice_readers_opinion_of_values_reads_more_real_dice_right(
+    real_dice_scenes: list[WindowScene], reader: SagradaReader
+) -> None:
+    alone = SagradaReader(CellReader(dice_reader=None))
+    _dice, right_alone, _false = read_real_dice(real_dice_scenes, alone)
+    _dice, right, _false = read_real_dice(real_dice_scenes, reader)
+    assert right > right_alone  # measured 82 against 75 of 99
 
 
 def test_a_photo_is_read_from_bytes_into_the_issue_json(
