@@ -84,7 +84,7 @@ def class_index(kind: CellClass) -> int:
 
 @dataclass(frozen=True)
 class SpaceReading:
-    """One space as the network sees it: the probability of each of `CELL_CLASSES`."""
+    """One space as read: the probability of each of `CELL_CLASSES` (the dice reader's opinion weighed in)."""
 
     cell: Cell
     probabilities: FloatArray
