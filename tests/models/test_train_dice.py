@@ -73,3 +73,17 @@ def test_reader_samples_carry_their_pips_through_the_crop_and_its_quarter_turns(
             assert crop[round(y), round(x)].mean() > 150, (x, y)
         peaks = pip_map(points, 48)
         assert peaks.shape == (48 // PIP_MAP_STRIDE,) * 2 and 0.5 < peaks.max() <= 1.0
+
+
+def test_the_seed_decides_the_reader_a_run_exports(tmp_path: Path) -> None:
+    """Same seed, same file byte for byte (the retrain command rebuilds what ships); another seed, another."""
+
+    def reader_from(seed: int, name: str) -> bytes:
+        reader = tmp_path / name
+        tiny = ["--synthetic-scenes=2", "--reader-scenes=2", "--reader-steps=2", "--skip-validation"]
+        main([*tiny, "--reader-only", f"--seed={seed}", f"--reader={reader}"])
+        return reader.read_bytes()
+
+    first = reader_from(7, "first.onnx")
+    assert reader_from(7, "again.onnx") == first
+    assert reader_from(8, "other.onnx") != first
