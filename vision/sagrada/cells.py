@@ -149,19 +149,15 @@ def flatten(image: BGRImage, lattice: WindowLattice, height: float = 0.0, zoom: 
     return cast(BGRImage, flat)
 
 
+def space_centres(zoom: int = 1) -> FloatArray:
+    """The centre (x, y) of each space in the flat view at `zoom` x `PX_PER_UNIT`, row-major."""
+    grid = np.array([(cell.col, cell.row) for cell in ALL_CELLS], np.float64)
+    return cast(FloatArray, (_BORDER + GROUT + grid * PITCH + SPACE / 2) * PX_PER_UNIT * zoom)
+
+
 def cut_origins() -> npt.NDArray[np.int64]:
     """The top-left pixel (x, y) of each space's cut in the flat view, row-major."""
-    half = CROP_PX // 2
-    return np.array(
-        [
-            (
-                round((_BORDER + GROUT + cell.col * PITCH + SPACE / 2) * PX_PER_UNIT) - half,
-                round((_BORDER + GROUT + cell.row * PITCH + SPACE / 2) * PX_PER_UNIT) - half,
-            )
-            for cell in ALL_CELLS
-        ],
-        np.int64,
-    )
+    return np.round(space_centres()).astype(np.int64) - CROP_PX // 2
 
 
 def cell_crops(flat: BGRImage) -> npt.NDArray[np.uint8]:
@@ -194,7 +190,7 @@ class CellReader:
         crops = np.concatenate([cell_crops(flatten(image, lattice, DIE_TOP)) for lattice in lattices])
         rows = self.classify(crops).reshape(len(lattices), len(ALL_CELLS), -1)
         if self._dice_reader is not None:
-            rows = self._with_reader_values(self._dice_reader, image, lattices, rows)
+            rows = with_reader_values(self._dice_reader, image, lattices, rows)
         return [
             tuple(SpaceReading(cell, row) for cell, row in zip(ALL_CELLS, window, strict=True))
             for window in rows
@@ -209,34 +205,32 @@ class CellReader:
         probabilities = softmax(np.asarray(logits, np.float32)).reshape(4, len(crops), -1).mean(axis=0)
         return cast(FloatArray, probabilities)
 
-    @staticmethod
-    def _with_reader_values(
-        reader: DiceReader, image: BGRImage, lattices: Sequence[WindowLattice], rows: FloatArray
-    ) -> FloatArray:
-        """`rows` (windows x spaces x classes) with the dice reader's opinion of each possible die's value."""
-        maybe_die = rows[:, :, _DIE_CLASSES].sum(axis=2) >= SECOND_OPINION_FROM
-        if not maybe_die.any():
-            return rows
-        gains = white_balance_gains(image)
-        cuts = [
-            balanced(cut, gains)
-            for lattice, spaces in zip(lattices, maybe_die, strict=True)
-            if spaces.any()
-            for cut in reader_cuts(flatten(image, lattice, DIE_TOP, READER_ZOOM), spaces, reader.input_size)
-        ]
-        values, _colors = reader.probabilities(cuts, _READER_COLORS)
-        weighed = rows.copy()
-        weighed[maybe_die] = weigh_values(rows[maybe_die], face_probabilities(values))
-        return weighed
+
+def with_reader_values(
+    reader: DiceReader, image: BGRImage, lattices: Sequence[WindowLattice], rows: FloatArray
+) -> FloatArray:
+    """`rows` (windows x spaces x classes) with the dice reader's opinion of each possible die's value."""
+    maybe_die = rows[:, :, _DIE_CLASSES].sum(axis=2) >= SECOND_OPINION_FROM
+    if not maybe_die.any():
+        return rows
+    gains = white_balance_gains(image)
+    cuts = [
+        balanced(cut, gains)
+        for lattice, spaces in zip(lattices, maybe_die, strict=True)
+        if spaces.any()
+        for cut in reader_cuts(flatten(image, lattice, DIE_TOP, READER_ZOOM), spaces, reader.input_size)
+    ]
+    values, _colors = reader.probabilities(cuts, _READER_COLORS)
+    weighed = rows.copy()
+    weighed[maybe_die] = weigh_values(rows[maybe_die], face_probabilities(values))
+    return weighed
 
 
 def reader_cuts(flat: BGRImage, spaces: npt.NDArray[np.bool_], size: int) -> list[BGRImage]:
     """The chosen spaces cut out of a flat view at `READER_ZOOM` for the dice reader, `size` px a side."""
     side = round(READER_CUT * PX_PER_UNIT * READER_ZOOM)
     cuts = []
-    for x, y in cut_origins()[spaces]:
-        left = round((x + CROP_PX / 2) * READER_ZOOM - side / 2)
-        top = round((y + CROP_PX / 2) * READER_ZOOM - side / 2)
+    for left, top in np.round(space_centres(READER_ZOOM)[spaces] - side / 2).astype(np.int64):
         cut = flat[top : top + side, left : left + side]
         cuts.append(cast(BGRImage, cv2.resize(cut, (size, size), interpolation=cv2.INTER_AREA)))
     return cuts
