@@ -12,7 +12,8 @@ average before and after says how much the wall clock figures were shared.
 (the tests' photos, 960x540, other seeds): every space right with any number of dice and with at most 10,
 the pattern named, what went wrong where a window was not read whole; and real dice pasted into rendered
 windows (from the photos the space classifier never trained on). `--model` reads the spaces with another
-space classifier file than the shipped one, to compare a candidate on the same photos.
+space classifier file than the shipped one, to compare a candidate on the same photos (the shipped dice
+reader still gives its opinion on die values, as in the product).
 """
 
 from __future__ import annotations
