@@ -4,7 +4,8 @@ Prints the median milliseconds of each stage (decode, detect, read, total) for a
 a 1280x720 frame with 20 dice and a 4032x3024 phone photo with 20 dice, each as a JPEG file's bytes, on one
 thread and on two (onnxruntime intra-op threads and OpenCV threads); then accuracy on the real photos'
 validation split and on rendered scenes (value and colour per die). `--reader FILE` scores a candidate reader
-(a training run's output) instead of the shipped one, on the same photos and scenes.
+(a training run's output) instead of the shipped one, on the same photos and scenes; `--second-look-below 0`
+measures accuracy with one look at every die.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numpy as np
 
 from vision.colors import COLOR_SETS
 from vision.evaluation import load_labelled_photos, read_split, score_photo, summarise, synthetic_round_trip
-from vision.read import READER_MODEL
+from vision.read import READER_MODEL, SECOND_LOOK_BELOW
 from vision.recognizer import DiceRecognizer, RecognizerSettings
 from vision.synth.scene import SceneConfig, render_scene
 
@@ -59,8 +60,8 @@ def bench_latency(repeats: int, reader: Path) -> None:
             print(f"  {name:<20} {stages}  {len(runs[0].dice)}/{drawn}")
 
 
-def bench_accuracy(scenes: int, reader: Path) -> None:
-    recognizer = DiceRecognizer(reader_model=reader)
+def bench_accuracy(scenes: int, reader: Path, second_look_below: float) -> None:
+    recognizer = DiceRecognizer(RecognizerSettings(second_look_below=second_look_below), reader_model=reader)
     photos = load_labelled_photos(REAL_PHOTOS, read_split(VALIDATION_SPLIT))
     real = summarise([score_photo(p.dice, recognizer.recognize(p.path).dice) for p in photos])
     print(f"\nreal photos, validation split: {real}")
@@ -81,10 +82,16 @@ def main() -> None:
     parser.add_argument("--scenes", type=int, default=2000, help="rendered scenes in the round trip")
     parser.add_argument("--reader", type=Path, default=READER_MODEL, help="the reader model to measure")
     parser.add_argument("--skip-latency", action="store_true", help="measure accuracy only")
+    parser.add_argument(
+        "--second-look-below",
+        type=float,
+        default=SECOND_LOOK_BELOW,
+        help="value or colour confidence under which a die is read at three more quarter turns (0: never)",
+    )
     args = parser.parse_args()
     if not args.skip_latency:
         bench_latency(args.repeats, args.reader)
-    bench_accuracy(args.scenes, args.reader)
+    bench_accuracy(args.scenes, args.reader, args.second_look_below)
 
 
 if __name__ == "__main__":
