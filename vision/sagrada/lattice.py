@@ -181,7 +181,7 @@ class _Layout:
             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_REPLICATE,
         )
-        spread = float(seen.std()) * self.spread
+        spread = float(cv2.meanStdDev(seen)[1][0, 0]) * self.spread
         if spread <= 1e-6:
             return -1.0
         # The layout's deviations sum to zero, so the photo's mean need not be taken off.
@@ -275,11 +275,15 @@ def _quad(outline: npt.NDArray[np.int32]) -> FloatArray:
     return corners
 
 
+_NEXT = [1, 2, 3, 0]
+"""Each corner's (or side's) successor round a quad."""
+
+
 def _plausible(corners: FloatArray) -> bool:
     """Whether a quad can be a card seen by a camera: convex, opposite sides of like length, neither pair
     of sides more than twice the other."""
-    edges = np.roll(corners, -1, axis=0) - corners
-    following = np.roll(edges, -1, axis=0)
+    edges = corners[_NEXT] - corners
+    following = edges[_NEXT]
     turns = edges[:, 0] * following[:, 1] - edges[:, 1] * following[:, 0]
     lengths = np.linalg.norm(edges, axis=1)
     if not (np.all(turns > 0) and lengths.min() > 0):
@@ -347,7 +351,7 @@ def _guesses(
     guesses = []
     for turn in range(4):
         card_to_image = cv2.getPerspectiveTransform(
-            _CARD_CORNERS, np.roll(corners, -turn, axis=0).astype(np.float32)
+            _CARD_CORNERS, corners[[(turn + index) % 4 for index in range(4)]].astype(np.float32)
         ).astype(np.float64)
         grid_to_image = card_to_image @ _GRID_IN_CARD
         guesses.append((_COARSE.match(brightness, grid_to_image), grid_to_image, corners))
@@ -370,7 +374,9 @@ def _windows_in(
             tried += [
                 guess for completed in _completions(outline) for guess in _guesses(brightness, completed)
             ]
-        guesses += [guess for guess in tried if guess[0] >= _MIN_GUESS_MATCH]
+        guesses += [
+            guess for guess in tried if guess[0] >= _MIN_GUESS_MATCH and _wide_enough(guess, min_grid_px)
+        ]
     found: list[tuple[float, FloatArray, FloatArray]] = []
     alignments = 0
     waiting = sorted(guesses, key=lambda guess: -guess[0])
@@ -396,10 +402,24 @@ def _windows_in(
             and float(np.linalg.norm(outline[1] - outline[0])) >= min_grid_px
         ):
             found.append((best_match, best, corners))
-            waiting = [guess for guess in waiting if not any(guess is rival for rival in rivals)]
+            # Windows do not overlap: guesses on the window just found, which started too far off its
+            # place to count as rivals there, would only align onto it again.
+            waiting = [
+                guess
+                for guess in waiting
+                if not any(guess is rival for rival in rivals)
+                and not _overlap(outline, project(guess[1], _GRID_CORNERS))
+            ]
         else:
             waiting = [guess for guess in waiting if not any(guess is one for one in tried)]
     return found
+
+
+def _wide_enough(guess: tuple[float, FloatArray, FloatArray], min_grid_px: float) -> bool:
+    """Whether a guess's grid is as wide as a window must be: the alignment moves a grid, it hardly
+    grows it, and a small dark patch (a space, a die) fits the layout well at its own small size."""
+    corners = project(guess[1], _GRID_CORNERS)
+    return float(np.linalg.norm(corners[1] - corners[0])) >= min_grid_px
 
 
 def _aligned(
