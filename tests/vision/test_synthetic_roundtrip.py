@@ -3,8 +3,8 @@
 Scenes use a seed the training never draws from, and stay inside the envelope the product promises
 (dice 20 px and up, tilt up to 35 degrees, the renderer's light, blur, noise and JPEG, distractors).
 
-Measured with the shipped models on these 200 scenes: recall 95.9%, precision 90.4%, value accuracy 96.1%,
-colour accuracy 97.3% per die, short of issue 3's 99.5% for value and colour. The floors below sit just
+Measured with the shipped models on these 200 scenes: recall 97.5%, precision 89.9%, value accuracy 96.9%,
+colour accuracy 97.5% per die, short of issue 3's 99.5% for value and colour. The floors below sit just
 under the measured figures and must be raised to the issue's when a better model ships.
 """
 
@@ -33,15 +33,15 @@ def scores(recognizer: DiceRecognizer) -> list[PhotoScore]:
 
 def test_every_visible_die_is_found(scores: list[PhotoScore]) -> None:
     report = summarise(scores)
-    assert report.recall >= 0.95, str(report)
+    assert report.recall >= 0.97, str(report)
     assert report.precision >= 0.89, str(report)
 
 
 def test_value_accuracy_per_die(scores: list[PhotoScore]) -> None:
     report = summarise(scores)
-    assert report.value_accuracy >= 0.955, str(report)
+    assert report.value_accuracy >= 0.965, str(report)
 
 
 def test_colour_accuracy_per_die(scores: list[PhotoScore]) -> None:
     report = summarise(scores)
-    assert report.color_accuracy >= 0.968, str(report)
+    assert report.color_accuracy >= 0.97, str(report)

@@ -169,6 +169,30 @@ def _pick(options: tuple[str, ...], rng: np.random.Generator) -> str:
     return options[int(rng.integers(len(options)))]
 
 
+MIN_PIP_LIGHTNESS_GAP = 20.0
+"""Least difference in CIE lightness (0-100) between pips and body. Dice are made to be read: a drawn pip
+colour about as light as the body (gold on yellow, dark on black, red on red) is no die anyone makes or can
+read, so `readable_pip` replaces it."""
+_PLAIN_PIPS = ((0.92, 0.92, 0.92), (0.08, 0.08, 0.08))
+"""White and black: the pips a die of any body colour can carry."""
+
+
+def lightness(bgr: tuple[float, float, float]) -> float:
+    """CIE L* (0-100) of a BGR colour with channels in 0..1."""
+    return float(cv2.cvtColor(np.array([[bgr]], np.float32), cv2.COLOR_BGR2Lab)[0, 0, 0])
+
+
+def readable_pip(
+    pip: tuple[float, float, float], body: tuple[float, float, float]
+) -> tuple[float, float, float]:
+    """`pip`, unless it is too close to the body in lightness: then white or black pips, whichever stands
+    out more. Draws nothing random, so scenes whose pips already stand out render exactly as before."""
+    body_lightness = lightness(body)
+    if abs(lightness(pip) - body_lightness) >= MIN_PIP_LIGHTNESS_GAP:
+        return pip
+    return max(_PLAIN_PIPS, key=lambda plain: abs(lightness(plain) - body_lightness))
+
+
 def sample_die_look(color: str, config: SceneConfig, rng: np.random.Generator) -> tuple[DieLook, str]:
     """A die's appearance and its label colour."""
     translucent = rng.random() < config.translucent_probability
@@ -201,7 +225,7 @@ def sample_die_look(color: str, config: SceneConfig, rng: np.random.Generator) -
     )
     look = DieLook(
         body=body,
-        pip=PIP_COLORS[pip_kind].sample_bgr(rng),
+        pip=readable_pip(PIP_COLORS[pip_kind].sample_bgr(rng), body),
         opacity=opacity,
         tint=(float(tint[0]), float(tint[1]), float(tint[2])),
         # Corner, pip size and spread come in steps so that the cached masks get reused.

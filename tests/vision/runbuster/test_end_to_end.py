@@ -23,10 +23,10 @@ def test_dice_are_found_read_and_placed_in_their_zones(mat_scenes: list[MatScene
     """Per zone, the values read match the values rendered.
 
     Issue 6 asks for >= 99.5 % of the dice with as few extras. Found on the mat's top-down views and read
-    on their top faces, the shipped dice reader gets 501 of these 510 right with 5 extras (98.2 %; the
-    errors left are 4 values misread, 5 dice missed and 1 left out, each extra but one a misread die's
-    value: `python -m bench.bench_runbuster_camera --scenes 28 --seed 20261129 --dice-per-zone 3 6` sorts
-    them by kind), so these floors guard that level against regression, short of the target.
+    on their top faces, the shipped dice models get 505 of these 510 right with 6 extras (99.0 %; the
+    errors left are 3 values misread, 2 dice missed and 1 left out, the extras on or between dice:
+    `python -m bench.bench_runbuster_camera --scenes 28 --seed 20261129 --dice-per-zone 3 6` sorts them
+    by kind), so these floors guard that level against regression, short of the target.
     """
     recognizer = SharedRecognizer()
     right = missed = extra = 0
@@ -39,14 +39,14 @@ def test_dice_are_found_read_and_placed_in_their_zones(mat_scenes: list[MatScene
             extra += sum((read - truth).values())
     total = right + missed
     assert total >= 400
-    assert right / total >= 0.975, f"{missed} of {total} dice missed, misread or in the wrong zone"
+    assert right / total >= 0.985, f"{missed} of {total} dice missed, misread or in the wrong zone"
     assert extra / total <= 0.015, f"{extra} dice read where none lie ({total} dice)"
 
 
 def test_a_mat_printed_on_a4_is_read_as_well() -> None:
     """On the smaller print a die is larger in mat units; the views and the reading follow the paper.
 
-    12 mats (2-6 dice a zone): 189 of 193 dice right with 3 extras, measured when these floors were set.
+    12 mats (2-6 dice a zone): 193 of 193 dice right with no extras, measured when these floors were set.
     """
     config = MatSceneConfig(paper=Paper.A4, dice_per_zone=(2, 6))
     rng = np.random.default_rng(5)
@@ -60,8 +60,8 @@ def test_a_mat_printed_on_a4_is_read_as_well() -> None:
             right += sum((truth & read).values())
             extra += sum((read - truth).values())
         total += len(scene.dice)
-    assert right / total >= 0.97, f"{total - right} of {total} dice missed, misread or in the wrong zone"
-    assert extra / total <= 0.025, f"{extra} dice read where none lie ({total} dice)"
+    assert right / total >= 0.985, f"{total - right} of {total} dice missed, misread or in the wrong zone"
+    assert extra / total <= 0.01, f"{extra} dice read where none lie ({total} dice)"
 
 
 def test_the_demo_photos_read_as_their_tables() -> None:

@@ -64,9 +64,9 @@ def test_windows_with_few_dice_are_read_and_named(
             continue
         named += window.pattern is not None and window.pattern.name == truth.pattern
         whole += window.window == truth.window
-    # Floors at the measured level (38 and 33 of 40); issue 4's targets are 98 % named and 99 % whole.
+    # Floors at the measured level (38 and 35 of 40); issue 4's targets are 98 % named and 99 % whole.
     assert named >= 0.925 * len(sparse_scenes), f"pattern named right in {named} of {len(sparse_scenes)}"
-    assert whole >= 0.8 * len(sparse_scenes), f"every space right in {whole} of {len(sparse_scenes)}"
+    assert whole >= 0.85 * len(sparse_scenes), f"every space right in {whole} of {len(sparse_scenes)}"
 
 
 @pytest.fixture(scope="module")
@@ -99,9 +99,9 @@ def test_real_dice_in_a_rendered_window_are_read(
     real_dice_scenes: list[WindowScene], reader: SagradaReader
 ) -> None:
     dice, right, false_dice = read_real_dice(real_dice_scenes, reader)
-    # Floors at the measured level (0 false dice, 81 of 99 read right); the aim is every die.
+    # Floors at the measured level (0 false dice, 84 of 99 read right); the aim is every die.
     assert false_dice <= 1, f"{false_dice} empty spaces read as dice"
-    assert right >= 0.81 * dice, f"{right} of {dice} real dice read right"
+    assert right >= 0.84 * dice, f"{right} of {dice} real dice read right"
 
 
 def test_the_dice_readers_opinion_of_values_reads_more_real_dice_right(

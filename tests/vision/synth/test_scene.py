@@ -6,11 +6,15 @@ from hypothesis import strategies as st
 
 from vision.colors import COLOR_SETS, DIE_COLORS, OTHER_COLOR
 from vision.synth.scene import (
+    MIN_PIP_LIGHTNESS_GAP,
     SceneConfig,
     SceneConfigError,
+    lightness,
     place_dice,
+    readable_pip,
     render_scene,
     sample_camera,
+    sample_die_look,
     separated,
 )
 from vision.synth.textures import BACKGROUND_KINDS
@@ -188,6 +192,26 @@ def test_colour_sets_restrict_the_labels() -> None:
 def test_config_errors_name_the_field(field: str, value: object) -> None:
     with pytest.raises(SceneConfigError, match=field):
         SceneConfig(**{field: value})  # type: ignore[arg-type]
+
+
+def test_every_sampled_die_has_pips_that_stand_out_from_its_body() -> None:
+    # Coloured pips on any body and dark pips often would otherwise give gold on yellow or dark on black.
+    config = SceneConfig(colored_pips_probability=0.5, dark_pips_probability=0.5, marbled_probability=0.2)
+    rng = np.random.default_rng(11)
+    gaps = []
+    for _ in range(400):
+        look, _label = sample_die_look(DIE_COLORS[int(rng.integers(len(DIE_COLORS)))], config, rng)
+        gaps.append(abs(lightness(look.pip) - lightness(look.body)))
+    assert min(gaps) >= MIN_PIP_LIGHTNESS_GAP
+
+
+def test_readable_pip_keeps_pips_that_stand_out_and_replaces_the_rest() -> None:
+    gold, yellow, black = (0.2, 0.8, 0.9), (0.1, 0.85, 0.95), (0.1, 0.1, 0.1)
+    assert readable_pip(gold, black) == gold
+    replaced = readable_pip(gold, yellow)
+    assert replaced != gold
+    assert lightness(replaced) < 20  # black pips on a yellow die
+    assert lightness(readable_pip(black, black)) > 80  # white pips on a black die
 
 
 def test_die_colors_are_the_agreed_names() -> None:
