@@ -13,7 +13,8 @@ average before and after says how much the wall clock figures were shared.
 the pattern named, what went wrong where a window was not read whole; and real dice pasted into rendered
 windows (from the photos the space classifier never trained on). `--model` reads the spaces with another
 space classifier file than the shipped one, to compare a candidate on the same photos (the shipped dice
-reader still gives its opinion on die values, as in the product).
+reader still gives its opinion on die values, as in the product); `--classifier-alone` leaves that opinion
+out, to measure what it adds.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import numpy as np
 
 from engine.sagrada.window import ALL_CELLS, Window
 from vision.evaluation import read_split
+from vision.read import READER_MODEL
 from vision.sagrada.cells import CELL_MODEL, CellReader
 from vision.sagrada.reader import SagradaReader, WindowReading
 from vision.synth.sagrada import (
@@ -151,10 +153,14 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--accuracy", type=int, metavar="WINDOWS", help="print accuracy on this many windows")
     parser.add_argument("--model", type=Path, default=CELL_MODEL, help="the space classifier's ONNX file")
+    parser.add_argument(
+        "--classifier-alone", action="store_true", help="read die values without the dice reader's opinion"
+    )
     arguments = parser.parse_args()
     runs = arguments.runs
     cv2.setNumThreads(1)
-    reader = SagradaReader(CellReader(model=arguments.model))
+    dice_reader = None if arguments.classifier_alone else READER_MODEL
+    reader = SagradaReader(CellReader(model=arguments.model, dice_reader=dice_reader))
     if arguments.accuracy:
         accuracy(reader, arguments.accuracy)
         return
