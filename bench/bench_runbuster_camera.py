@@ -25,9 +25,10 @@ import numpy as np
 
 from vision.detect import DETECTOR_MODEL
 from vision.evaluation import box_iou, centres_match
+from vision.markers import FloatArray, MatLocation
 from vision.observation import DetectedDie, box_centre
 from vision.read import READER_MODEL
-from vision.runbuster.locate import FloatArray, MatLocation, locate_mat
+from vision.runbuster.locate import locate_mat
 from vision.runbuster.mat import DIE_EDGE, MAT_HEIGHT, MAT_WIDTH, ZONE_KEYS, ZONES, Paper
 from vision.runbuster.zones import (
     MatReading,

@@ -35,7 +35,7 @@ from engine.core import ParseError
 from engine.runbuster.straights import Dice, dashed, format_dice, parse_dice
 from vision.decode import DecodedImage
 from vision.errors import ModelUnavailable, VisionError
-from vision.runbuster.locate import MatNotFound
+from vision.markers import MatNotFound
 from vision.runbuster.mat import ZONE_KEYS, Paper, Side, zone_named
 from vision.runbuster.position import TableDice, Turn, read_turn
 from vision.runbuster.zones import SharedRecognizer, read_mat_photo

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import click
 
+from vision.markers import pdf_bytes, png_bytes
 from vision.runbuster.mat import Paper
-from vision.runbuster.printable import SCALE_BAR, mat_image, pdf_bytes, png_bytes
+from vision.runbuster.printable import SCALE_BAR, mat_image
 
 FORMATS = ("png", "pdf")
 
@@ -32,7 +33,7 @@ def runbuster_mat(out: Path | None, file_format: str | None, paper: str, dpi: in
     sheet = Paper.named(paper)
     path = out if out is not None else Path(f"runbuster-mat-{paper}.{file_format}")
     image = mat_image(sheet, dpi)
-    data = pdf_bytes(image, sheet) if file_format == "pdf" else png_bytes(image, dpi)
+    data = pdf_bytes(image, sheet.value) if file_format == "pdf" else png_bytes(image, dpi)
     try:
         path.write_bytes(data)
     except OSError as error:

@@ -9,7 +9,7 @@ import numpy as np
 from click.testing import CliRunner
 
 from companion_app.cli import main
-from vision.runbuster.locate import find_markers
+from vision.runbuster.locate import find_mat_markers
 
 
 def test_the_png_mat_is_written_with_its_size(tmp_path: Path) -> None:
@@ -19,7 +19,7 @@ def test_the_png_mat_is_written_with_its_size(tmp_path: Path) -> None:
     assert "PNG, A4 landscape (297 x 210 mm), 702 x 496 px at 60 dpi" in result.output
     assert "the bar in the middle then measures 35 mm" in result.output
     image = cv2.imdecode(np.frombuffer(out.read_bytes(), np.uint8), cv2.IMREAD_COLOR)
-    assert image.shape == (496, 702, 3) and len(find_markers(image)) == 6
+    assert image.shape == (496, 702, 3) and len(find_mat_markers(image)) == 6
 
 
 def test_the_format_follows_the_file_name_or_the_option(tmp_path: Path) -> None:

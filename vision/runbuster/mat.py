@@ -14,16 +14,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
+
+from vision.markers import Marker
 
 FloatArray = NDArray[np.float64]
 
 MAT_WIDTH = 420.0
 MAT_HEIGHT = 297.0
 MARKER_SIDE = 34.0
-ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50
 DIE_EDGE = 16.0
 """A standard die's edge in millimetres, the height that matters when a die's image is mapped to the mat."""
 
@@ -45,21 +45,6 @@ class Paper(Enum):
             return cls[name.upper()]
         except KeyError:
             raise ValueError(f"unknown paper {name!r}; choose one of: a3, a4") from None
-
-
-@dataclass(frozen=True)
-class Marker:
-    """One ArUco marker: its id and the top-left corner of its black square, in mat units."""
-
-    id: int
-    left: float
-    top: float
-
-    @property
-    def corners(self) -> FloatArray:
-        """The four corners in OpenCV's detection order: top-left, top-right, bottom-right, bottom-left."""
-        x, y, s = self.left, self.top, MARKER_SIDE
-        return np.array([[x, y], [x + s, y], [x + s, y + s], [x, y + s]])
 
 
 class Side(Enum):
@@ -112,12 +97,12 @@ _ZONE_LEFT, _ZONE_RIGHT = 84.0, 336.0
 _LABEL_WIDTH = 26.0
 
 MARKERS: tuple[Marker, ...] = (
-    Marker(0, 10.0, 10.0),
-    Marker(1, MAT_WIDTH - 10.0 - MARKER_SIDE, 10.0),
-    Marker(2, 10.0, MAT_HEIGHT - 10.0 - MARKER_SIDE),
-    Marker(3, MAT_WIDTH - 10.0 - MARKER_SIDE, MAT_HEIGHT - 10.0 - MARKER_SIDE),
-    Marker(4, 10.0, (MAT_HEIGHT - MARKER_SIDE) / 2),
-    Marker(5, MAT_WIDTH - 10.0 - MARKER_SIDE, (MAT_HEIGHT - MARKER_SIDE) / 2),
+    Marker(0, 10.0, 10.0, MARKER_SIDE),
+    Marker(1, MAT_WIDTH - 10.0 - MARKER_SIDE, 10.0, MARKER_SIDE),
+    Marker(2, 10.0, MAT_HEIGHT - 10.0 - MARKER_SIDE, MARKER_SIDE),
+    Marker(3, MAT_WIDTH - 10.0 - MARKER_SIDE, MAT_HEIGHT - 10.0 - MARKER_SIDE, MARKER_SIDE),
+    Marker(4, 10.0, (MAT_HEIGHT - MARKER_SIDE) / 2, MARKER_SIDE),
+    Marker(5, MAT_WIDTH - 10.0 - MARKER_SIDE, (MAT_HEIGHT - MARKER_SIDE) / 2, MARKER_SIDE),
 )
 
 ZONES: tuple[Zone, ...] = (
@@ -171,7 +156,3 @@ def zone_named(key: str) -> Zone:
         if candidate.key == key:
             return candidate
     raise ValueError(f"the mat has no zone {key!r}; its zones are {', '.join(ZONE_KEYS)}")
-
-
-def aruco_dictionary() -> cv2.aruco.Dictionary:
-    return cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY)

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from vision.detect import DetectorSettings
-from vision.runbuster.locate import BGRImage, FloatArray, MatLocation
+from vision.markers import BGRImage, FloatArray, MatLocation
 from vision.runbuster.mat import MAT_WIDTH, ZONES
 
 VIEW_MARGIN = 12.0

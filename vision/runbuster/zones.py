@@ -22,13 +22,13 @@ from typing import Any, Protocol
 import numpy as np
 
 from vision.colors import DIE_COLORS
+from vision.markers import BGRImage, FloatArray, MatLocation
 from vision.observation import Box, DetectedDie, DiceObservation
 from vision.read import DieReading
 from vision.recognizer import DiceRecognizer, RecognizerSettings
-from vision.runbuster.locate import BGRImage, FloatArray, MatLocation, locate_mat
+from vision.runbuster.locate import locate_mat
 from vision.runbuster.mat import (
     DIE_EDGE,
-    MARKER_SIDE,
     MARKERS,
     MAT_HEIGHT,
     MAT_WIDTH,
@@ -180,10 +180,9 @@ def _zone_at(x: float, y: float, tolerance: float) -> str | None:
 
 def on_print(x: float, y: float) -> bool:
     """Whether (x, y) lies on a marker or on lettering, where a detection is the print, not a die."""
-    on_marker = any(
-        m.left <= x <= m.left + MARKER_SIDE and m.top <= y <= m.top + MARKER_SIDE for m in MARKERS
+    return any(marker.covers(x, y) for marker in MARKERS) or any(
+        area.contains(x, y) for area in PRINTED_AREAS
     )
-    return on_marker or any(area.contains(x, y) for area in PRINTED_AREAS)
 
 
 class MatRecognizer(Protocol):

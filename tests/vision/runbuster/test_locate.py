@@ -6,8 +6,9 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.markers import MatNotFound
 from vision.observation import box_centre
-from vision.runbuster.locate import MatNotFound, locate_mat
+from vision.runbuster.locate import locate_mat
 from vision.runbuster.mat import DIE_EDGE, MARKERS, MAT_HEIGHT, MAT_WIDTH
 from vision.runbuster.printable import draw_mat
 from vision.synth.mat import MatScene

@@ -9,7 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.runbuster.locate import find_markers
+from vision.markers import pdf_bytes, png_bytes
+from vision.runbuster.locate import find_mat_markers
 from vision.runbuster.mat import (
     DIE_EDGE,
     MARKER_SIDE,
@@ -26,7 +27,7 @@ from vision.runbuster.mat import (
     zone_label_area,
     zone_named,
 )
-from vision.runbuster.printable import draw_mat, mat_image, pdf_bytes, png_bytes
+from vision.runbuster.printable import draw_mat, mat_image
 
 
 def test_every_player_has_a_hand_and_a_roll_zone() -> None:
@@ -103,7 +104,7 @@ def test_the_drawn_mat_shows_every_marker_where_the_layout_puts_it() -> None:
     px_per_unit = 4.0
     image = draw_mat(px_per_unit)
     assert image.shape == (round(MAT_HEIGHT * 4), round(MAT_WIDTH * 4), 3)
-    found = find_markers(image)
+    found = find_mat_markers(image)
     assert sorted(found) == [m.id for m in MARKERS]
     for marker in MARKERS:
         expected = marker.corners * px_per_unit - 0.5
@@ -142,7 +143,7 @@ def test_the_png_carries_its_resolution_and_decodes_to_the_mat() -> None:
 
 def test_the_pdf_is_one_page_of_the_papers_size_holding_the_mat_losslessly() -> None:
     image = mat_image(Paper.A4, 40)
-    data = pdf_bytes(image, Paper.A4)
+    data = pdf_bytes(image, Paper.A4.value)
     assert data.startswith(b"%PDF-1.4") and data.endswith(b"%%EOF\n")
     startxref = int(re.search(rb"startxref\n(\d+)\n", data).group(1))  # type: ignore[union-attr]
     assert data[startxref:].startswith(b"xref\n0 6\n")

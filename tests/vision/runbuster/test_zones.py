@@ -8,8 +8,9 @@ import cv2
 import numpy as np
 
 from tests.vision.runbuster.conftest import VIEW_SHAPE, ExactRecognizer, as_detected
+from vision.markers import MatLocation
 from vision.observation import DetectedDie
-from vision.runbuster.locate import MatLocation, locate_mat
+from vision.runbuster.locate import locate_mat
 from vision.runbuster.mat import MARKERS, PRINTED_AREAS, ZONE_KEYS, Paper
 from vision.runbuster.zones import assign_dice, read_mat, read_mat_photo
 from vision.synth.mat import MatScene
