@@ -1,4 +1,5 @@
-"""Median time from photo to scored windows: one window at 1280x720, four windows in a 12 MP photo.
+"""Median time from photo to scored windows: one window at 1280x720, four windows in a 12 MP photo, one
+window on a printed mat at 1280x720.
 
     python3 bench/bench_sagrada_read.py [--runs N] [--accuracy WINDOWS] [--model FILE.onnx]
 
@@ -10,7 +11,8 @@ average before and after says how much the wall clock figures were shared.
 
 `--accuracy WINDOWS` prints, instead, the issue's accuracy figures on that many rendered windows per set
 (the tests' photos, 960x540, other seeds): every space right with any number of dice and with at most 10,
-the pattern named, what went wrong where a window was not read whole; and real dice pasted into rendered
+and with the cards on printed window mats (`tablesight mat sagrada`) photographed by a steady camera, the
+pattern named, what went wrong where a window was not read whole; and real dice pasted into rendered
 windows (from the photos the space classifier never trained on). `--model` reads the spaces with another
 space classifier file than the shipped one, to compare a candidate on the same photos (the shipped dice
 reader still gives its opinion on die values, as in the product); `--classifier-alone` leaves that opinion
@@ -47,10 +49,17 @@ from vision.synth.sagrada import (
 REPOSITORY = Path(__file__).resolve().parent.parent
 
 
-def photo(width: int, height: int, windows: int, window_px: tuple[float, float], seed: int) -> WindowScene:
+def photo(
+    width: int, height: int, windows: int, window_px: tuple[float, float], seed: int, framed: bool = False
+) -> WindowScene:
     base = SagradaConfig(windows=(windows, windows), window_px=window_px, fill=(0.2, 0.6))
     config = replace(base, scene=replace(base.scene, width=width, height=height))
-    return render_window_scene(config, np.random.default_rng(seed))
+    return render_window_scene(on_mats(config) if framed else config, np.random.default_rng(seed))
+
+
+def on_mats(config: SagradaConfig) -> SagradaConfig:
+    """`config` with every card on a printed window mat, photographed by a steady (fixed) camera."""
+    return replace(config, mat_probability=1.0, scene=replace(config.scene, motion_blur_probability=0.0))
 
 
 def read_right(scene: WindowScene, reader: SagradaReader, data: bytes) -> tuple[int, int]:
@@ -96,9 +105,15 @@ def faults(read: Window, truth: Window) -> Counter[str]:
 
 def accuracy(reader: SagradaReader, windows: int) -> None:
     """The issue's accuracy figures on rendered windows, and on real dice pasted into them."""
-    for name, fill, first_seed in (("0-20 dice", (0.0, 1.0), 30000), ("at most 10 dice", (0.0, 0.5), 40000)):
-        base = SagradaConfig(fill=fill, window_px=(220.0, 340.0))
-        config = replace(base, scene=replace(base.scene, width=960, height=540))
+    plain = SagradaConfig(window_px=(220.0, 340.0))
+    plain = replace(plain, scene=replace(plain.scene, width=960, height=540))
+    framed = on_mats(SagradaConfig(window_px=(190.0, 260.0)))
+    framed = replace(framed, scene=replace(framed.scene, width=1280, height=960))
+    for name, config, first_seed in (
+        ("0-20 dice", plain, 30000),
+        ("at most 10 dice", replace(plain, fill=(0.0, 0.5)), 40000),
+        ("0-20 dice, cards on window mats at 1280x960", framed, 60000),
+    ):
         whole = named = 0
         kinds: Counter[str] = Counter()
         for seed in range(first_seed, first_seed + windows):
@@ -168,6 +183,7 @@ def main() -> None:
     cases = {
         "one window, 1280x720": (1280, 720, 1, (220.0, 380.0)),
         "four windows, 4000x3000": (4000, 3000, 4, (700.0, 900.0)),
+        "one window on a mat, 1280x720": (1280, 720, 1, (150.0, 230.0)),
     }
     for name, (width, height, windows, window_px) in cases.items():
         totals: list[float] = []
@@ -175,7 +191,7 @@ def main() -> None:
         stages: dict[str, list[float]] = {}
         whole = named = rendered = 0
         for seed in range(runs):
-            scene = photo(width, height, windows, window_px, seed)
+            scene = photo(width, height, windows, window_px, seed, framed="mat" in name)
             ok, encoded = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
             assert ok
             data = encoded.tobytes()

@@ -30,7 +30,8 @@ def format_reading(reading: SagradaReading) -> str:
                 f"not identified ({match.visible} spaces visible; best guess {match.best_guess} at "
                 f"{match.confidence:.2f}); pass --pattern"
             )
-        lines = [f"Window {number}: pattern {pattern}"]
+        on_mat = f" (mat {window.lattice.mat_seat})" if window.lattice.mat_seat is not None else ""
+        lines = [f"Window {number}{on_mat}: pattern {pattern}"]
         for space in window.uncertain:
             others = ", ".join(space.alternatives) or "none listed"
             lines.append(f"  confirm {space.cell}: read {space.reading}, could be {others}")

@@ -58,6 +58,21 @@ def test_a_rendered_window_is_read_to_json_and_annotated(tmp_path: Path) -> None
     assert window["grid"] == str(scene.windows[0].window)
     assert window["pattern"] == scene.windows[0].pattern
     assert isinstance(window["score"]["total"], int) and len(window["corners"]) == 4
+    assert window["mat"] is None
     annotated = cv2.imread(str(marked))
     assert annotated is not None and annotated.shape == scene.image.shape
     assert np.abs(annotated.astype(int) - scene.image.astype(int)).sum() > 0
+
+
+@pytest.mark.skipif(not CELL_MODEL.is_file(), reason="models/sagrada_cells.onnx missing")
+def test_a_window_on_a_mat_names_its_seat(tmp_path: Path) -> None:
+    config = SagradaConfig(fill=(0.2, 0.4), window_px=(200.0, 240.0), mat_probability=1.0)
+    config = replace(config, scene=replace(config.scene, width=1280, height=960, motion_blur_probability=0.0))
+    scene = render_window_scene(config, np.random.default_rng(8004))
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), scene.image)
+    result = CliRunner().invoke(main, ["sagrada", "read", str(photo)])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("Window 1 (mat 1): pattern ")
+    data = json.loads(CliRunner().invoke(main, ["sagrada", "read", str(photo), "--json"]).output)
+    assert [window["mat"] for window in data["windows"]] == [1]

@@ -11,7 +11,7 @@ than the frame, below row 4; the pattern match the caller runs over both turns h
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import cast
 
 import cv2
@@ -31,6 +31,8 @@ GRID_WIDTH = COLS * PITCH + GROUT
 GRID_HEIGHT = ROWS * PITCH + GROUT
 FRAME = 0.35
 NAME_STRIP = 0.8
+CARD_THICKNESS = 0.12
+"""The card's thickness: its print lies this far above the table (or a mat's paper)."""
 
 
 @dataclass(frozen=True)
@@ -40,12 +42,14 @@ class WindowLattice:
 
     `orientation_margin` is how much more the frame's evidence favours this turn of the card over the half
     turn (0 = no evidence either way, 1 = all of it); `layout_match` how well the photo matches the grid's
-    layout there (a correlation, up to 1).
+    layout there (a correlation, up to 1); `mat_seat` the seat of the printed mat the card lies on
+    (`vision.sagrada.mat`), None for a window found without one.
     """
 
     grid_to_image: FloatArray
     orientation_margin: float
     layout_match: float
+    mat_seat: int | None = None
 
     @property
     def corners(self) -> FloatArray:
@@ -99,7 +103,9 @@ class WindowLattice:
     def turned(self) -> WindowLattice:
         """The same lattice read the other way up (r1c1 and r4c5 swapped)."""
         half_turn = np.array([[-1.0, 0, GRID_WIDTH], [0, -1.0, GRID_HEIGHT], [0, 0, 1.0]])
-        return WindowLattice(self.grid_to_image @ half_turn, -self.orientation_margin, self.layout_match)
+        return replace(
+            self, grid_to_image=self.grid_to_image @ half_turn, orientation_margin=-self.orientation_margin
+        )
 
 
 def cell_centers_grid() -> FloatArray:
@@ -125,7 +131,7 @@ _LAYOUT_MARGIN = 0.3
 _COARSE_PX, _FINE_PX = 10, 18
 """Pixels per die edge of the layout: coarse to find and turn the grid in the shrunk copy, fine for the
 last alignment in the photo."""
-_MIN_LAYOUT_MATCH = 0.45
+MIN_LAYOUT_MATCH = 0.45
 """Correlation with the grid's layout that a window must reach."""
 _MOST_ALIGNMENTS = 12
 """Most guesses aligned on the grout per photo (each alignment costs a few milliseconds)."""
@@ -133,7 +139,7 @@ _RIVALS = 3
 """Distinct guesses aligned at each place before the best fit there is kept."""
 _MIN_GUESS_MATCH = 0.25
 """Layout match a guess must show before alignment to be aligned: below it, alignments on rendered
-windows never reached `_MIN_LAYOUT_MATCH` and only cost time."""
+windows never reached `MIN_LAYOUT_MATCH` and only cost time."""
 _CLEARLY_BETTER = 0.05
 """How much better a later guess's aligned match must be to replace the best guess's fit."""
 _ECC_CRITERIA = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 30, 1e-3)
@@ -209,6 +215,28 @@ class _Layout:
             return grid_to_image
         aligned = np.linalg.inv(shift) @ warp.astype(np.float64) @ np.linalg.inv(self.to_grid)
         return cast(FloatArray, aligned / aligned[2, 2])
+
+    def slide(self, brightness: npt.NDArray[np.float32], grid_to_image: FloatArray) -> FloatArray:
+        """`grid_to_image` moved within its own plane (shifted and turned, ECC on the photo seen flat
+        through it) onto the photo's grout: for a card whose plane is known and only its place on it is
+        not. Unchanged where the alignment does not converge."""
+        height, width = self.pixels.shape
+        seen = cv2.warpPerspective(
+            brightness,
+            grid_to_image @ self.to_grid,
+            (width, height),
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+        try:
+            _, warp = cv2.findTransformECC(
+                self.pixels, seen, np.eye(2, 3, dtype=np.float32), cv2.MOTION_EUCLIDEAN, _ECC_CRITERIA
+            )
+        except cv2.error:
+            return grid_to_image
+        moved = np.vstack((warp.astype(np.float64), [0.0, 0.0, 1.0]))
+        slid = grid_to_image @ self.to_grid @ moved @ np.linalg.inv(self.to_grid)
+        return cast(FloatArray, slid / slid[2, 2])
 
 
 _GRID_CORNERS = np.array([[0, 0], [GRID_WIDTH, 0], [GRID_WIDTH, GRID_HEIGHT], [0, GRID_HEIGHT]], np.float64)
@@ -370,7 +398,7 @@ def _windows_in(
     guesses = []
     for outline in _card_outlines(brightness, min_grid_px):
         tried = _guesses(brightness, outline)
-        if max(match for match, _, _ in tried) < _MIN_LAYOUT_MATCH or _at_edge(outline, brightness.shape):
+        if max(match for match, _, _ in tried) < MIN_LAYOUT_MATCH or _at_edge(outline, brightness.shape):
             tried += [
                 guess for completed in _completions(outline) for guess in _guesses(brightness, completed)
             ]
@@ -397,7 +425,7 @@ def _windows_in(
                 best_match, best, corners = fit
         outline = project(best, _GRID_CORNERS)
         if (
-            best_match >= _MIN_LAYOUT_MATCH
+            best_match >= MIN_LAYOUT_MATCH
             and _plausible(outline)
             and float(np.linalg.norm(outline[1] - outline[0])) >= min_grid_px
         ):
@@ -449,6 +477,32 @@ def _distinct(
 def find_windows(image: BGRImage, min_space_px: float = 12.0) -> list[WindowLattice]:
     """Every window whose spaces show at least `min_space_px` wide, best layout match first: found in a
     copy shrunk to `WORKING_LONG_SIDE`, aligned on the full image's grout, turned by its name strip."""
+    small, to_image, brightness = _working_copies(image)
+    shrink = max(image.shape[:2]) / WORKING_LONG_SIDE
+    lattices = []
+    for _, coarse, outline in _windows_in(small, min_space_px * COLS / max(shrink, 1)):
+        match, grid_to_image = _fine(brightness, to_image @ coarse)
+        margin = _name_strip_margin(brightness, grid_to_image, project(to_image, outline))
+        if margin < 0:
+            grid_to_image, margin = grid_to_image @ _HALF_TURN, -margin
+        lattices.append(WindowLattice(grid_to_image / grid_to_image[2, 2], margin, match))
+    return lattices
+
+
+def slide_window(image: BGRImage, grid_to_image: FloatArray) -> tuple[float, FloatArray]:
+    """A grid whose plane is known from outside the print (a mat's markers), and its place on that plane
+    roughly, slid onto the grout (`_Layout.slide`), with its layout match. Three degrees of freedom
+    instead of eight: dice hiding the grout cannot bend or tilt the fit."""
+    brightness = _brightness(image).astype(np.float32)
+    slid = _FINE.slide(brightness, grid_to_image)
+    return _FINE.match(brightness, slid), slid
+
+
+def _working_copies(
+    image: BGRImage,
+) -> tuple[npt.NDArray[np.float32], FloatArray, npt.NDArray[np.float32]]:
+    """The brightness shrunk to `WORKING_LONG_SIDE` (where windows are looked for and coarsely aligned), the
+    homography from its pixels to the photo's, and the photo's own brightness (for the fine alignment)."""
     height, width = image.shape[:2]
     shrink = max(height, width) / WORKING_LONG_SIDE
     largest_channel = _brightness(image)
@@ -459,21 +513,16 @@ def find_windows(image: BGRImage, min_space_px: float = 12.0) -> list[WindowLatt
         # Pixel centres: a shrunk pixel x stands for (x + 0.5) * scale - 0.5 in the photo.
         scale_x, scale_y = width / size[0], height / size[1]
         to_image = np.array([[scale_x, 0, (scale_x - 1) / 2], [0, scale_y, (scale_y - 1) / 2], [0, 0, 1.0]])
-    brightness = largest_channel.astype(np.float32)
-    lattices = []
-    for _, coarse, outline in _windows_in(small.astype(np.float32), min_space_px * COLS / max(shrink, 1)):
-        # As in the coarse step, the fine alignment may slide off (a card cut by the photo's edge): the
-        # coarse fit stays where it matches the fine layout better.
-        start = to_image @ coarse
-        match, grid_to_image = max(
-            ((_FINE.match(brightness, fit), fit) for fit in (start, _FINE.align(brightness, start))),
-            key=lambda option: option[0],
-        )
-        margin = _name_strip_margin(brightness, grid_to_image, project(to_image, outline))
-        if margin < 0:
-            grid_to_image, margin = grid_to_image @ _HALF_TURN, -margin
-        lattices.append(WindowLattice(grid_to_image / grid_to_image[2, 2], margin, match))
-    return lattices
+    return small.astype(np.float32), to_image, largest_channel.astype(np.float32)
+
+
+def _fine(brightness: npt.NDArray[np.float32], start: FloatArray) -> tuple[float, FloatArray]:
+    """`start` aligned on the photo's grout with the fine layout, with its match. As in the coarse step the
+    alignment may slide off (a card cut by the photo's edge): the start stays where it matches better."""
+    return max(
+        ((_FINE.match(brightness, fit), fit) for fit in (start, _FINE.align(brightness, start))),
+        key=lambda option: option[0],
+    )
 
 
 def _brightness(image: BGRImage) -> npt.NDArray[np.uint8]:

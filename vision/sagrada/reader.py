@@ -1,5 +1,5 @@
-"""Photo to scored Sagrada windows: decode -> find windows -> read the spaces -> identify the pattern ->
-score, each stage timed.
+"""Photo to scored Sagrada windows: decode -> find the windows on printed mats, then the others -> read the
+spaces -> identify the pattern -> score, each stage timed.
 
 The reader reports what it saw, not what the rules would like: a die that breaks a rule stays in the window
 and the engine names the violation; a space whose reading is unsure is listed as uncertain with the other
@@ -22,6 +22,7 @@ from engine.sagrada.window import BLANK_PATTERN, Cell, Pattern, Window
 from vision.decode import BGRImage, DecodedImage, DecodeLimits, decode_image
 from vision.sagrada.cells import CellReader, SpaceReading
 from vision.sagrada.lattice import WindowLattice, find_windows
+from vision.sagrada.mat import find_mat_windows
 from vision.sagrada.pattern_id import PatternMatch, half_turn, identify_pattern
 
 UNSURE = 0.9
@@ -90,6 +91,7 @@ class WindowReading:
             "pattern_spaces_seen": self.pattern_match.visible,
             "uncertain": [space.to_json() for space in self.uncertain],
             "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
+            "mat": self.lattice.mat_seat,
             "score": self.score.to_json(),
         }
 
@@ -157,7 +159,10 @@ class SagradaReader:
         """Read windows in decoded BGR pixels; `to_stored` scales their coordinates to the stored image's."""
         scoring = scoring or ScoringOptions()
         clock = _Clock()
-        lattices = find_windows(pixels)
+        on_mats = find_mat_windows(pixels)
+        clock.lap("find_mats")
+        lattices = [window.lattice for window in on_mats]
+        lattices += [found for found in find_windows(pixels) if not any(mat.holds(found) for mat in on_mats)]
         clock.lap("find_windows")
         spaces = self.cells.read(pixels, lattices)
         clock.lap("read_spaces")

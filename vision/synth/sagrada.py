@@ -13,6 +13,7 @@ import csv
 import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 
 import cv2
@@ -33,6 +34,7 @@ from engine.sagrada.window import (
 from vision.colors import COLOR_SETS, HsvRange
 from vision.sagrada.lattice import (
     CARD_HEIGHT,
+    CARD_THICKNESS,
     CARD_WIDTH,
     FRAME,
     GRID_HEIGHT,
@@ -42,6 +44,7 @@ from vision.sagrada.lattice import (
     PITCH,
     SPACE,
 )
+from vision.sagrada.mat import DIE_EDGE_MM, SEATS, SHEET_MM, draw_mat
 from vision.synth.camera import Camera, look_at_table
 from vision.synth.dice import PIP_LAYOUTS, Box, DieLook, die_rotation, spread3
 from vision.synth.scene import (
@@ -62,9 +65,6 @@ from vision.synth.textures import solid_canvas
 
 FloatArray = NDArray[np.float64]
 Image = NDArray[np.float32]
-
-CARD_THICKNESS = 0.12
-"""The card's thickness in die edges (its other measures are the reader's, `vision.sagrada.lattice`)."""
 
 PRINTED_COLORS: dict[Color, HsvRange] = {
     Color.RED: HsvRange((-5, 4), (170, 240), (150, 225)),
@@ -94,6 +94,9 @@ class SagradaConfig:
     """Per die: it meets its space's colour or value restriction."""
     loose_dice: tuple[int, int] = (0, 3)
     """Dice lying on the table beside the windows (the draft pool), labelled apart from the windows."""
+    mat_probability: float = 0.0
+    """Per window: its card lies on a printed window mat (`vision.sagrada.mat`, the seats in order), put
+    in the outline by hand (a few millimetres and a degree or two off), the whole sheet in view."""
 
     def __post_init__(self) -> None:
         for name in ("windows", "window_px", "fill", "loose_dice"):
@@ -108,8 +111,9 @@ class SagradaConfig:
             )
         if self.fill[1] > 1:
             raise SceneConfigError(f"fill must be within 0-1, got {self.fill}")
-        if not 0 <= self.legal_probability <= 1:
-            raise SceneConfigError(f"legal_probability must be within 0-1, got {self.legal_probability}")
+        for name in ("legal_probability", "mat_probability"):
+            if not 0 <= getattr(self, name) <= 1:
+                raise SceneConfigError(f"{name} must be within 0-1, got {getattr(self, name)}")
         unknown = [c for c in self.scene.colors if c not in COLOR_SETS["sagrada"]]
         if unknown:
             raise SceneConfigError(
@@ -129,6 +133,8 @@ class RenderedWindow:
     cells: NDArray[np.float32]
     window: Window
     dice: tuple[RenderedDie | None, ...]
+    mat_seat: int | None = None
+    """The seat of the printed mat the card lies on, None when it lies on the table."""
 
 
 @dataclass(frozen=True)
@@ -220,11 +226,43 @@ def paint_card(pattern: Pattern, px_per_unit: float, rng: np.random.Generator) -
 
 
 @dataclass(frozen=True)
+class _Mat:
+    """A printed window mat on the table: its seat, the world point under the sheet's centre, its yaw."""
+
+    seat: int
+    center: tuple[float, float]
+    yaw: float
+
+    def to_world(self) -> FloatArray:
+        """Mat millimetres (x, y, 1) -> world (x, y, 1) on the table: y runs down the sheet as printed, up
+        the world's y, as a card's rows do."""
+        c, s = math.cos(self.yaw), math.sin(self.yaw)
+        to_local = np.array(
+            [
+                [1 / DIE_EDGE_MM, 0, -SHEET_MM[0] / 2 / DIE_EDGE_MM],
+                [0, -1 / DIE_EDGE_MM, SHEET_MM[1] / 2 / DIE_EDGE_MM],
+                [0, 0, 1],
+            ]
+        )
+        placed = np.array([[c, -s, self.center[0]], [s, c, self.center[1]], [0, 0, 1]])
+        return np.asarray(placed @ to_local, np.float64)
+
+    @property
+    def corners(self) -> FloatArray:
+        """The sheet's corners in the world, on the table."""
+        width, height = SHEET_MM
+        mm = np.array([[0, 0, 1], [width, 0, 1], [width, height, 1], [0, height, 1]], np.float64)
+        world = mm @ self.to_world().T
+        return np.column_stack((world[:, :2], np.zeros(4)))
+
+
+@dataclass(frozen=True)
 class _Card:
     pattern: Pattern
     window: Window
     center: tuple[float, float]
     yaw: float
+    mat: _Mat | None = None
 
     def to_world(self, local: FloatArray, height: float) -> FloatArray:
         """World points of card-local (x right, y up as printed) points (N, 2) at `height`."""
@@ -232,6 +270,14 @@ class _Card:
         x = self.center[0] + local[:, 0] * c - local[:, 1] * s
         y = self.center[1] + local[:, 0] * s + local[:, 1] * c
         return np.column_stack((x, y, np.full(len(local), height)))
+
+    @property
+    def reach(self) -> float:
+        """The diagonal of what the card takes on the table (its mat's, when it lies on one), in die edges:
+        two cards stand at least the mean of their reaches apart."""
+        if self.mat is not None:
+            return math.hypot(*SHEET_MM) / DIE_EDGE_MM
+        return math.hypot(CARD_WIDTH, CARD_HEIGHT)
 
     @property
     def box(self) -> Box:
@@ -304,7 +350,13 @@ def _place_cards(
     rng: np.random.Generator,
 ) -> list[_Card]:
     cards: list[_Card] = []
+    seats = iter(SEATS)
     for index, (pattern, window) in enumerate(contents):
+        # Four mats at most, one a seat; drawn only when asked for, so that scenes rendered without mats
+        # keep their random stream.
+        seat = None
+        if config.mat_probability > 0 and rng.random() < config.mat_probability:
+            seat = next(seats, None)
         for _attempt in range(40):
             if index == 0:
                 spread = 0.25 * np.array([camera.width, camera.height])
@@ -313,15 +365,29 @@ def _place_cards(
                 pixel = rng.uniform(0, 1, (1, 2)) * np.array([camera.width, camera.height])
             x, y = camera.backproject(pixel, CARD_THICKNESS)[0]
             card = _Card(pattern, window, (float(x), float(y)), rng.uniform(0, 2 * math.pi))
+            if seat is not None:
+                card = _laid_on_mat(card, seat, rng)
             clear = all(
-                float(np.linalg.norm(np.subtract(card.center, other.center)))
-                > math.hypot(CARD_WIDTH, CARD_HEIGHT)
+                float(np.linalg.norm(np.subtract(card.center, other.center))) > (card.reach + other.reach) / 2
                 for other in cards
             )
-            if clear and _in_view(camera, card.box.corners):
+            in_view = _in_view(camera, card.box.corners) and (
+                card.mat is None or _in_view(camera, card.mat.corners)
+            )
+            if clear and in_view:
                 cards.append(card)
                 break
     return cards
+
+
+def _laid_on_mat(card: _Card, seat: int, rng: np.random.Generator) -> _Card:
+    """The card put in a mat's outline by hand: the sheet centred on the card's place, the card up to 2 mm
+    off centre and turned up to 1.5 degrees."""
+    mat = _Mat(seat, card.center, card.yaw)
+    offset = rng.uniform(-2.0, 2.0, 2) / DIE_EDGE_MM
+    c, s = math.cos(card.yaw), math.sin(card.yaw)
+    center = (card.center[0] + c * offset[0] - s * offset[1], card.center[1] + s * offset[0] + c * offset[1])
+    return replace(card, center=center, yaw=card.yaw + math.radians(rng.uniform(-1.5, 1.5)), mat=mat)
 
 
 def _card_look() -> DieLook:
@@ -427,6 +493,33 @@ def _draw_card(
         region += spread3((np.float32(rng.uniform(0.15, 0.6)) * blob * inside).astype(np.float32))
 
 
+@cache
+def _printed_mat(seat: int, px_per_mm: float) -> Image:
+    return draw_mat(seat, px_per_mm).astype(np.float32) * np.float32(1 / 255)
+
+
+def _draw_mat(image: Image, camera: Camera, mat: _Mat, lighting: Lighting, rng: np.random.Generator) -> None:
+    """The printed sheet warped flat onto the table, lit like the table and a little off-white."""
+    corners = camera.project(mat.corners)
+    span = float(np.linalg.norm(corners[1] - corners[0]))
+    px_per_mm = float(np.clip(round(span / SHEET_MM[0] * 1.5 * 2) / 2, 1.0, 8.0))
+    printed = _printed_mat(mat.seat, px_per_mm)
+    shade = lighting.ambient + (1 - lighting.ambient) * max(float(lighting.direction[2]), 0.0)
+    paper = rng.uniform(0.86, 1.0, 3).astype(np.float32) * np.float32(shade)
+    texture_to_mm = np.array(
+        [[1 / px_per_mm, 0, 0.5 / px_per_mm], [0, 1 / px_per_mm, 0.5 / px_per_mm], [0, 0, 1]]
+    )
+    homography = camera.plane_homography() @ mat.to_world() @ texture_to_mm
+    cv2.warpPerspective(
+        printed * paper,
+        homography,
+        (image.shape[1], image.shape[0]),
+        dst=image,
+        flags=cv2.INTER_AREA if px_per_mm > 2 else cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_TRANSPARENT,
+    )
+
+
 def render_window_scene(
     config: SagradaConfig,
     rng: np.random.Generator,
@@ -455,6 +548,9 @@ def render_window_scene(
     card_solids = [Placed(card.box, _card_look(), None, "") for card in cards]
     cast_shadows(image, camera, card_solids + dice, lighting.direction, rng)
     for card in cards:
+        if card.mat is not None:
+            _draw_mat(image, camera, card.mat, lighting, rng)
+    for card in cards:
         _draw_card(image, camera, card, lighting, config.scene.glare_probability, rng)
     labels = draw_objects(image, camera, dice, lighting, config.scene.glare_probability, rng)
     windows = []
@@ -472,6 +568,7 @@ def render_window_scene(
                 cells=camera.project(card.to_world(_cell_centers_local(), CARD_THICKNESS)).astype(np.float32),
                 window=card.window,
                 dice=tuple(per_cell),
+                mat_seat=card.mat.seat if card.mat else None,
             )
         )
     loose_labels = tuple(label for label in labels[position:] if label is not None)

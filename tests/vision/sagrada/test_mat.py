@@ -1,0 +1,111 @@
+"""Windows on printed mats: the sheet's layout, the markers found by seat, the lattice aligned from them."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.sagrada.conftest import needs_cell_model
+from vision.markers import find_markers
+from vision.runbuster.mat import MARKERS as RUN_BUSTER_MARKERS
+from vision.sagrada.lattice import CARD_HEIGHT, CARD_WIDTH
+from vision.sagrada.mat import (
+    CARD_LEFT,
+    CARD_TOP,
+    DIE_EDGE_MM,
+    SEATS,
+    SHEET_MM,
+    draw_mat,
+    find_mat_windows,
+    mat_markers,
+)
+from vision.sagrada.reader import SagradaReader
+from vision.synth.sagrada import SagradaConfig, WindowScene, render_window_scene
+from vision.synth.scene import SceneConfigError
+
+ALL_IDS = set(range(50))
+
+
+@pytest.fixture(scope="module")
+def mat_scenes() -> list[WindowScene]:
+    """Two cards (one where the second finds no room), each on its seat's mat, seen by a steady camera from
+    any side."""
+    base = SagradaConfig(windows=(2, 2), window_px=(140.0, 190.0), mat_probability=1.0)
+    config = replace(base, scene=replace(base.scene, width=1280, height=960, motion_blur_probability=0.0))
+    return [render_window_scene(config, np.random.default_rng(9100 + seed)) for seed in range(12)]
+
+
+def test_every_seat_prints_its_own_markers_clear_of_the_card() -> None:
+    ids = [marker.id for seat in SEATS for marker in mat_markers(seat)]
+    assert len(set(ids)) == 16 and not set(ids) & {marker.id for marker in RUN_BUSTER_MARKERS}
+    card = (CARD_LEFT, CARD_TOP, CARD_LEFT + CARD_WIDTH * DIE_EDGE_MM, CARD_TOP + CARD_HEIGHT * DIE_EDGE_MM)
+    for seat in SEATS:
+        for marker in mat_markers(seat):
+            inside_sheet = marker.left > 0 and marker.left + marker.side < SHEET_MM[0]
+            assert inside_sheet and marker.top > 0 and marker.top + marker.side < SHEET_MM[1]
+            beside = marker.left + marker.side < card[0] or marker.left > card[2]
+            assert beside or marker.top + marker.side < card[1] or marker.top > card[3]
+        printed = draw_mat(seat, 3.0)
+        assert set(find_markers(printed, ALL_IDS, 2400)) == {marker.id for marker in mat_markers(seat)}
+    with pytest.raises(ValueError, match="seat 1-4"):
+        mat_markers(5)
+
+
+def test_windows_on_mats_are_found_by_seat_on_their_grid(mat_scenes: list[WindowScene]) -> None:
+    """Every card, placed in its outline by hand (up to 2 mm and 1.5 degrees off), is found on its seat's
+    mat with r1c1 where the print has it: corners within a tenth of a space, most within a twentieth
+    (measured: at most 0.065, 19 of 22 within 0.05)."""
+    errors = []
+    for scene in mat_scenes:
+        found = {window.seat: window for window in find_mat_windows(scene.image)}
+        assert sorted(found) == sorted(window.mat_seat for window in scene.windows)
+        for truth in scene.windows:
+            lattice = found[truth.mat_seat].lattice
+            space = float(np.linalg.norm(truth.corners[1] - truth.corners[0])) / 5
+            errors.append(float(np.abs(lattice.corners - truth.corners).max()) / space)
+            assert lattice.mat_seat == truth.mat_seat and lattice.orientation_margin == 1.0
+    assert len(errors) >= 20 and max(errors) < 0.1 and np.mean(np.array(errors) < 0.05) >= 0.8
+
+
+def test_a_mat_without_a_card_holds_no_window() -> None:
+    px_per_mm = 3.0
+    printed = draw_mat(2, px_per_mm)
+    corners = np.float32([[0, 0], [SHEET_MM[0], 0], [SHEET_MM[0], SHEET_MM[1]], [0, SHEET_MM[1]]])
+    target = np.float32([[160, 120], [1050, 70], [1120, 700], [110, 650]])
+    to_print = np.diag([px_per_mm, px_per_mm, 1.0])
+    homography = cv2.getPerspectiveTransform(corners, target) @ np.linalg.inv(to_print)
+    photo = cv2.warpPerspective(printed, homography, (1200, 800), borderValue=(60, 80, 120))
+    assert len(find_markers(photo, ALL_IDS, 2400)) == 4
+    assert find_mat_windows(photo) == []
+
+
+def test_a_photo_without_mats_has_no_mat_windows(scenes: list[WindowScene]) -> None:
+    assert [find_mat_windows(scene.image) for scene in scenes[:3]] == [[], [], []]
+
+
+def test_the_mat_probability_is_checked() -> None:
+    with pytest.raises(SceneConfigError, match="mat_probability"):
+        SagradaConfig(mat_probability=1.5)
+
+
+@needs_cell_model
+def test_the_reader_reports_each_card_once_with_its_mat(mat_scenes: list[WindowScene]) -> None:
+    """The windows found on mats are not found again by the search without markers."""
+    reader = SagradaReader()
+    for scene in mat_scenes[:4]:
+        reading = reader.read_pixels(scene.image)
+        seats = [window.to_json()["mat"] for window in reading.windows]
+        assert sorted(seat for seat in seats if seat is not None) == [
+            window.mat_seat for window in scene.windows
+        ]
+        for window in reading.windows:
+            if window.lattice.mat_seat is None:
+                centre = window.lattice.corners.mean(axis=0)
+                assert not any(
+                    cv2.pointPolygonTest(card.card_corners, (float(centre[0]), float(centre[1])), False) >= 0
+                    for card in scene.windows
+                )
+        assert "find_mats" in reading.timings_ms
