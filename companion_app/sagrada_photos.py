@@ -1,8 +1,9 @@
 """Sagrada photos at the table: the shipped window reader, and which window in the photo is the player's.
 
-A photo often shows more than one window (the neighbour's card at the edge, the whole table). The window
-whose print the reader identifies as the player's pattern card is theirs; failing that, the largest and most
-central one, read knowing the player's card (it then decides which way up the card lies and scores it). The
+A photo often shows more than one window (the neighbour's card at the edge, the whole table). A card lying on
+the player's printed window mat (`tablesight mat sagrada --seat N`, N their seat) is theirs; else the window
+whose print the reader identifies as the player's pattern card; failing that, the largest and most central
+one. A window is scored as the player's card (its print then only decides which way up the card lies). The
 page's message says which window was taken and why.
 """
 
@@ -26,8 +27,8 @@ ANNOTATED_LONG_SIDE = 1280
 """The annotated photo is shrunk to this size at most: phones show it at screen width."""
 
 
-PlayerWindowReader = Callable[[DecodedImage, Pattern], dict[str, Any]]
-"""What `PHOTO_READERS["sagrada"]` holds: a photo and the player's pattern card to the answer that
+PlayerWindowReader = Callable[[DecodedImage, Pattern, int], dict[str, Any]]
+"""What `PHOTO_READERS["sagrada"]` holds: a photo, the player's pattern card and seat to the answer that
 `sagrada_table.photo_reading` checks, plus the photo annotated with what was read (`"annotated"`, BGR
 pixels) when there is one. Raises VisionError when nothing can be read."""
 
@@ -37,8 +38,8 @@ class WindowNotFound(VisionError):
 
 
 class SagradaPhotoReader:
-    """The Sagrada entry of `PHOTO_READERS`: a decoded photo and the player's pattern card to the reading
-    `sagrada_table.photo_reading` checks, with the annotated photo and a message for the page.
+    """The Sagrada entry of `PHOTO_READERS`: a decoded photo, the player's pattern card and seat to the
+    reading `sagrada_table.photo_reading` checks, with the annotated photo and a message for the page.
 
     The space classifier loads on the first photo, once per app, and is shared by every request after it.
     """
@@ -53,13 +54,13 @@ class SagradaPhotoReader:
                 self._reader = SagradaReader()
             return self._reader
 
-    def __call__(self, decoded: DecodedImage, pattern: Pattern) -> dict[str, Any]:
+    def __call__(self, decoded: DecodedImage, pattern: Pattern, seat: int) -> dict[str, Any]:
         reader = self._loaded()
         reading = reader.read_decoded(decoded)
         if not reading.windows:
             raise WindowNotFound(_why_no_window(decoded))
         height, width = decoded.pixels.shape[:2]
-        chosen, message = choose_window(reading.windows, pattern, width, height)
+        chosen, message = choose_window(reading.windows, pattern, seat, width, height)
         if chosen.pattern != pattern:
             # Read as the player's card: its print then decides which way up the card lies, and the window
             # is scored as their pattern.
@@ -74,12 +75,15 @@ class SagradaPhotoReader:
 
 
 def choose_window(
-    windows: Sequence[WindowReading], pattern: Pattern, width: int, height: int
+    windows: Sequence[WindowReading], pattern: Pattern, seat: int, width: int, height: int
 ) -> tuple[WindowReading, str]:
     """The player's window among those found in a `width` x `height` photo, and the sentence that says
     which one it is."""
     others = len(windows) - 1
     among = f" (the photo shows {others} other window{'s' if others > 1 else ''})" if others else ""
+    on_their_mat = [window for window in windows if window.lattice.mat_seat == seat]
+    if on_their_mat:
+        return on_their_mat[0], f"Read the window on mat {seat}{among}."
     theirs = [window for window in windows if window.pattern == pattern]
     if theirs:
         return max(theirs, key=_area), f"Read the {pattern.name} window{among}."

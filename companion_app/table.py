@@ -251,7 +251,7 @@ def read_photo(game: Game, player: Player, decoded: DecodedImage) -> dict[str, A
     reading that says why; the photo itself is kept either way."""
     reader: PlayerWindowReader = current_app.config["PHOTO_READERS"][sagrada_table.KIND]
     try:
-        answer = reader(decoded, find_pattern(player.setup["pattern"]))
+        answer = reader(decoded, find_pattern(player.setup["pattern"]), player.seat)
         annotated = answer.get("annotated")
         reading = sagrada_table.photo_reading(answer)
     except (VisionError, sagrada_table.ReadingError) as error:

@@ -114,31 +114,49 @@ class MatLocation:
 
 
 def find_markers(
-    pixels: BGRImage, ids: Collection[int], long_side: int, smallest: int | None = None
+    pixels: BGRImage,
+    ids: Collection[int],
+    long_side: int,
+    smallest: int | None = None,
+    min_side: float | None = None,
 ) -> dict[int, FloatArray]:
     """Every marker of `ids` visible in the image: id -> its four corners in pixels (OpenCV's order).
 
     The search runs in a copy at most `long_side` pixels long. A shaken photo smears the markers' edges and
     halving the picture halves the smear, so with `smallest` set, copies down to that long side are searched
-    too until every marker is found, and the copy that shows the most markers wins.
+    too until every marker is found, and the copy that shows the most markers wins. With `min_side` set,
+    markers under that many pixels a side in the copy are not looked for, which halves the search's cost.
     """
     grey = pixels if pixels.ndim == 2 else np.asarray(cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY), np.uint8)
     scale = min(1.0, long_side / max(grey.shape[:2]))
-    best = _markers_at(grey, scale, ids)
+    best = _markers_at(grey, scale, ids, min_side)
     while smallest is not None and len(best) < len(ids) and max(grey.shape[:2]) * scale / 2 >= smallest:
         scale /= 2
-        found = _markers_at(grey, scale, ids)
+        found = _markers_at(grey, scale, ids, min_side)
         if len(found) > len(best):
             best = found
     return best
 
 
-def _markers_at(grey: NDArray[np.uint8], scale: float, ids: Collection[int]) -> dict[int, FloatArray]:
+_SMALL_MARKER_WINDOW = 3
+"""OpenCV's smallest adaptive-threshold window, which only markers of one or two pixels a cell need."""
+
+
+def _markers_at(
+    grey: NDArray[np.uint8], scale: float, ids: Collection[int], min_side: float | None
+) -> dict[int, FloatArray]:
     if scale < 1.0:
         size = (round(grey.shape[1] * scale), round(grey.shape[0] * scale))
-        grey = cast(NDArray[np.uint8], cv2.resize(grey, size, interpolation=cv2.INTER_AREA))
+        # Area averaging, which a true shrink needs against aliasing, costs several times more than
+        # interpolation; a marker's cells still span pixels when the copy is more than half the size.
+        interpolation = cv2.INTER_AREA if scale <= 0.5 else cv2.INTER_LINEAR
+        grey = cast(NDArray[np.uint8], cv2.resize(grey, size, interpolation=interpolation))
     parameters = cv2.aruco.DetectorParameters()
     parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    if min_side is not None:
+        # Candidate outlines shorter than a marker of `min_side` are dropped before they cost anything.
+        parameters.minMarkerPerimeterRate = 4 * min_side / max(grey.shape[:2])
+        parameters.adaptiveThreshWinSizeMin = _SMALL_MARKER_WINDOW + parameters.adaptiveThreshWinSizeStep
     detector = cv2.aruco.ArucoDetector(aruco_dictionary(), parameters)
     corners, found_ids, _rejected = detector.detectMarkers(grey)
     found: dict[int, FloatArray] = {}

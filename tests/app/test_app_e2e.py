@@ -131,7 +131,7 @@ def test_an_unsure_space_is_answered_with_one_tap_on_an_alternative(
     browser: Browser, server_url: str, e2e_app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     answer = {"window": FINISHED_WINDOW, "unsure": ["r2c2"], "alternatives": {"r2c2": ["b5", "--"]}}
-    monkeypatch.setitem(e2e_app.config["PHOTO_READERS"], "sagrada", lambda _image, _pattern: answer)
+    monkeypatch.setitem(e2e_app.config["PHOTO_READERS"], "sagrada", lambda _image, _pattern, _seat: answer)
     first = browser.new_context(viewport=PHONE).new_page()
     second = browser.new_context(viewport=PHONE).new_page()
     start_sagrada(first, server_url, "Ana", "Bo")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import sqlite3
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -19,6 +20,7 @@ from engine.sagrada.window import ALL_CELLS, Window, find_pattern
 from tests.app.conftest import CSRF, start_game, submission_key
 from vision.decode import DecodedImage, decode_image
 from vision.sagrada.reader import SagradaReader, annotate
+from vision.synth.sagrada import SagradaConfig, render_window_scene
 
 DEMOS = demo_photos()
 ANA, BO = (next(d for d in DEMOS if d.caption.startswith(f"{name}'s")) for name in ("Ana", "Bo"))
@@ -48,7 +50,7 @@ def as_photo(pixels: np.ndarray) -> DecodedImage:
 def test_every_demo_photo_is_read_exactly(reader: SagradaPhotoReader) -> None:
     assert len(DEMOS) == 6 and {d.pattern for d in DEMOS} == {"Bellesguard", "Fractal Drops"}
     for demo in DEMOS:
-        answer = reader(decode_image(DEMO_FOLDER / demo.file), find_pattern(demo.pattern))
+        answer = reader(decode_image(DEMO_FOLDER / demo.file), find_pattern(demo.pattern), 1)
         assert answer["window"] == demo.window, demo.file
         assert answer["message"] == f"Read the {demo.pattern} window.", demo.file
         assert answer["annotated"].shape == (768, 1024, 3)
@@ -66,7 +68,7 @@ def test_the_answer_is_the_window_readers_reading_knowing_the_card(
     pattern = find_pattern(card)
     knowing_the_card = window_reader.read_decoded(decoded, pattern)
     [window] = knowing_the_card.windows
-    answer = reader(decoded, pattern)
+    answer = reader(decoded, pattern, 1)
     assert answer["window"] == str(window.window)
     assert answer["unsure"] == [str(space.cell) for space in window.uncertain]
     assert answer["alternatives"] == {str(space.cell): list(space.alternatives) for space in window.uncertain}
@@ -77,7 +79,7 @@ def test_the_answer_is_the_window_readers_reading_knowing_the_card(
 def test_the_players_window_is_picked_out_of_two_by_its_pattern(reader: SagradaPhotoReader) -> None:
     both = as_photo(np.hstack([demo_pixels(VIOLATION), demo_pixels(ANA)]))
     for demo in (VIOLATION, ANA):
-        answer = reader(both, find_pattern(demo.pattern))
+        answer = reader(both, find_pattern(demo.pattern), 1)
         assert answer["message"] == f"Read the {demo.pattern} window (the photo shows 1 other window)."
         # Half the size it is in its own photo, a die may be read less surely: those are asked about.
         read, shown = Window.parse(answer["window"]), Window.parse(demo.window)
@@ -85,10 +87,28 @@ def test_the_players_window_is_picked_out_of_two_by_its_pattern(reader: SagradaP
         assert differ <= set(answer["unsure"]), demo.file
 
 
+def test_a_card_on_the_players_mat_is_theirs_whatever_its_print(
+    reader: SagradaPhotoReader, window_reader: SagradaReader
+) -> None:
+    """Two cards on seat 1's and seat 2's window mats: seat 2's player gets the card on mat 2."""
+    config = SagradaConfig(windows=(2, 2), window_px=(150.0, 190.0), mat_probability=1.0)
+    config = replace(config, scene=replace(config.scene, width=1280, height=960, motion_blur_probability=0.0))
+    scene = render_window_scene(config, np.random.default_rng(9102))
+    assert sorted(window.mat_seat for window in scene.windows) == [1, 2]
+    decoded = as_photo(scene.image)
+    pattern = find_pattern("Firelight")
+    answer = reader(decoded, pattern, 2)
+    assert answer["message"] == "Read the window on mat 2 (the photo shows 1 other window)."
+    [on_mat_2] = [
+        window for window in window_reader.read_decoded(decoded).windows if window.lattice.mat_seat == 2
+    ]
+    assert answer["window"] == str(on_mat_2.read_as(pattern).window)
+
+
 def test_a_window_of_another_pattern_is_read_as_the_players_and_the_page_says_so(
     reader: SagradaPhotoReader,
 ) -> None:
-    answer = reader(as_photo(demo_pixels(ANA)), find_pattern("Firelight"))
+    answer = reader(as_photo(demo_pixels(ANA)), find_pattern("Firelight"), 1)
     assert answer["message"].startswith("The window in the photo looks like Bellesguard, not Firelight")
     # The same dice, though Firelight's print may turn the card the other way up.
     assert dice_of(answer["window"]) == dice_of(ANA.window)
@@ -105,7 +125,7 @@ def dice_of(window: str) -> list[str]:
 def test_a_photo_with_no_window_says_why(reader: SagradaPhotoReader, level: int, reason: str) -> None:
     blank = np.full((480, 640, 3), level, np.uint8)
     with pytest.raises(WindowNotFound, match=reason):
-        reader(as_photo(blank), find_pattern("Bellesguard"))
+        reader(as_photo(blank), find_pattern("Bellesguard"), 1)
 
 
 def capture_readings(app: Flask) -> list[dict[str, object]]:

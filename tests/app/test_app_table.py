@@ -222,15 +222,17 @@ def send_photo(client: FlaskClient, game: str) -> int:
 def test_a_plugged_in_photo_reader_fills_the_window_and_flags_unsure_dice(
     app: Flask, client: FlaskClient, game: str
 ) -> None:
-    seen: list[tuple[DecodedImage, Pattern]] = []
+    seen: list[tuple[DecodedImage, Pattern, int]] = []
 
-    def reader(image: DecodedImage, pattern: Pattern) -> dict[str, object]:
-        seen.append((image, pattern))
+    def reader(image: DecodedImage, pattern: Pattern, seat: int) -> dict[str, object]:
+        seen.append((image, pattern, seat))
         return {"window": FINISHED_WINDOW, "unsure": ["r2c2", "R1C1"], "message": "Read the window."}
 
     app.config["PHOTO_READERS"] = {"sagrada": reader}
     assert send_photo(client, game) == 303
-    assert [(image.stored_width, image.stored_height, p.name) for image, p in seen] == [(64, 48, "Firelight")]
+    assert [(image.stored_width, image.stored_height, p.name, seat) for image, p, seat in seen] == [
+        (64, 48, "Firelight", 1)
+    ]
     page = client.get(game).text
     assert "Read the window." in page
     assert 'class="score-total"' in page
@@ -252,7 +254,7 @@ def test_a_plugged_in_photo_reader_fills_the_window_and_flags_unsure_dice(
 def test_a_photo_the_reader_cannot_use_is_kept_unread_with_the_reason(
     app: Flask, client: FlaskClient, game: str, answer: dict[str, object], message: str
 ) -> None:
-    app.config["PHOTO_READERS"] = {"sagrada": lambda _image, _pattern: answer}
+    app.config["PHOTO_READERS"] = {"sagrada": lambda _image, _pattern, _seat: answer}
     assert send_photo(client, game) == 303
     assert len(capture_ids(app)) == 1
     assert message in client.get(game).text
@@ -261,7 +263,7 @@ def test_a_photo_the_reader_cannot_use_is_kept_unread_with_the_reason(
 def reader_raising(error: Exception) -> PlayerWindowReader:
     """A Sagrada photo reader that fails on every photo with `error`."""
 
-    def reader(_image: DecodedImage, _pattern: Pattern) -> dict[str, object]:
+    def reader(_image: DecodedImage, _pattern: Pattern, _seat: int) -> dict[str, object]:
         raise error
 
     return reader
@@ -292,7 +294,7 @@ def test_a_reader_that_crashes_keeps_the_photo_and_asks_for_the_window(
 def test_a_reading_whose_drawing_cannot_be_kept_is_still_scored(
     app: Flask, client: FlaskClient, game: str
 ) -> None:
-    def reader(_image: DecodedImage, _pattern: Pattern) -> dict[str, object]:
+    def reader(_image: DecodedImage, _pattern: Pattern, _seat: int) -> dict[str, object]:
         return {"window": FINISHED_WINDOW, "unsure": [], "annotated": np.zeros((0, 0, 3), np.uint8)}
 
     app.config["PHOTO_READERS"] = {"sagrada": reader}

@@ -90,7 +90,7 @@ def ana_window(client: FlaskClient, game: str) -> str:
 
 def game_read_as(app: Flask, client: FlaskClient, answer: dict[str, object]) -> str:
     """A game whose first capture, Ana's photo, the plugged-in reader answers with `answer`."""
-    app.config["PHOTO_READERS"] = {"sagrada": lambda _image, _pattern: answer}
+    app.config["PHOTO_READERS"] = {"sagrada": lambda _image, _pattern, _seat: answer}
     game = start_game(client)
     form = {
         "csrf_token": CSRF,

@@ -35,6 +35,7 @@ from vision.sagrada.lattice import (
     CARD_WIDTH,
     FRAME,
     MIN_LAYOUT_MATCH,
+    WORKING_LONG_SIDE,
     WindowLattice,
     slide_window,
 )
@@ -54,9 +55,12 @@ CARD_TOP = (SHEET_MM[1] - CARD_HEIGHT * DIE_EDGE_MM) / 2
 """Where the card's top-left corner lies on the sheet: the outline is centred."""
 OUTLINE_GAP = 1.5
 """Millimetres between the card's edge and the printed outline, so the card drops in without covering it."""
-MARKER_SEARCH_LONG_SIDE = 1600
-"""Markers are looked for once, in a copy at most this long: a photo without a mat pays one search, and a
-mat's 40 mm markers are several times a readable die's size, so they show well at this size."""
+MARKER_SEARCH_LONG_SIDE = WORKING_LONG_SIDE
+"""Markers are looked for once, in a copy at most this long, so a photo without a mat pays little: the size
+where windows without markers are looked for, and a marker is over twice a space's width."""
+SMALLEST_MARKER = 12.0
+"""Pixels a side, in that copy, of the smallest marker looked for: a mat whose window the search without
+markers could read there (spaces of 12 px in the photo) shows markers of at least about 16 px."""
 
 
 def mat_markers(seat: int) -> tuple[Marker, ...]:
@@ -97,18 +101,11 @@ class MatWindow:
     location: MatLocation
     lattice: WindowLattice
 
-    def holds(self, other: WindowLattice) -> bool:
-        """Whether a window found without markers lies on this mat's sheet: it is this card found again, or
-        print on the sheet (a marker's white inside, framed in black, looks like a small card)."""
-        centre = other.corners.mean(axis=0)
-        sheet = self.location.outline.astype(np.float32)
-        return cv2.pointPolygonTest(sheet, (float(centre[0]), float(centre[1])), False) >= 0
-
 
 def find_mat_windows(pixels: BGRImage) -> list[MatWindow]:
     """The window on every mat with at least two of its markers in view and a card in its outline, by seat."""
     ids = {marker.id for seat in SEATS for marker in mat_markers(seat)}
-    found = find_markers(pixels, ids, MARKER_SEARCH_LONG_SIDE)
+    found = find_markers(pixels, ids, MARKER_SEARCH_LONG_SIDE, min_side=SMALLEST_MARKER)
     by_seat: defaultdict[int, dict[int, FloatArray]] = defaultdict(dict)
     for marker_id, corners in found.items():
         by_seat[_seat_of(marker_id)][marker_id] = corners
@@ -122,6 +119,19 @@ def find_mat_windows(pixels: BGRImage) -> list[MatWindow]:
             continue
         windows.append(MatWindow(seat, location, WindowLattice(grid_to_image, 1.0, match, seat)))
     return windows
+
+
+def without_mats(pixels: BGRImage, windows: list[MatWindow]) -> BGRImage:
+    """The photo with each mat's sheet painted white, for the search without markers: it neither finds
+    these cards again nor takes the sheet's print for a card (a marker's white inside, framed in black,
+    looks like a small one). White, because that search starts from dark outlines."""
+    if not windows:
+        return pixels
+    painted = pixels.copy()
+    for window in windows:
+        sheet = np.round(window.location.outline).astype(np.int32)
+        cv2.fillConvexPoly(painted, sheet, (255, 255, 255))
+    return painted
 
 
 def draw_mat(seat: int, px_per_mm: float) -> BGRImage:

@@ -22,7 +22,7 @@ from engine.sagrada.window import BLANK_PATTERN, Cell, Pattern, Window
 from vision.decode import BGRImage, DecodedImage, DecodeLimits, decode_image
 from vision.sagrada.cells import CellReader, SpaceReading
 from vision.sagrada.lattice import WindowLattice, find_windows
-from vision.sagrada.mat import find_mat_windows
+from vision.sagrada.mat import find_mat_windows, without_mats
 from vision.sagrada.pattern_id import PatternMatch, half_turn, identify_pattern
 
 UNSURE = 0.9
@@ -112,14 +112,18 @@ class SagradaReading:
 
 
 class SagradaReader:
-    """Finds, reads and scores windows; the space classifier is loaded once.
+    """Finds, reads and scores windows; the space classifier is loaded once. With `mats` False the photo is
+    not searched for printed window mats (`vision.sagrada.mat`): every window is found without markers.
 
     Raises ModelUnavailable (a VisionError) when the classifier's model file is missing or unreadable.
     """
 
-    def __init__(self, cells: CellReader | None = None, limits: DecodeLimits | None = None):
+    def __init__(
+        self, cells: CellReader | None = None, limits: DecodeLimits | None = None, *, mats: bool = True
+    ):
         self.cells = cells or CellReader()
         self.limits = limits or DecodeLimits()
+        self.mats = mats
 
     def read(
         self,
@@ -159,10 +163,9 @@ class SagradaReader:
         """Read windows in decoded BGR pixels; `to_stored` scales their coordinates to the stored image's."""
         scoring = scoring or ScoringOptions()
         clock = _Clock()
-        on_mats = find_mat_windows(pixels)
+        on_mats = find_mat_windows(pixels) if self.mats else []
         clock.lap("find_mats")
-        lattices = [window.lattice for window in on_mats]
-        lattices += [found for found in find_windows(pixels) if not any(mat.holds(found) for mat in on_mats)]
+        lattices = [window.lattice for window in on_mats] + find_windows(without_mats(pixels, on_mats))
         clock.lap("find_windows")
         spaces = self.cells.read(pixels, lattices)
         clock.lap("read_spaces")

@@ -109,3 +109,12 @@ def test_the_reader_reports_each_card_once_with_its_mat(mat_scenes: list[WindowS
                     for card in scene.windows
                 )
         assert "find_mats" in reading.timings_ms
+
+
+@needs_cell_model
+def test_a_reader_told_of_no_mats_finds_the_cards_without_their_markers(
+    mat_scenes: list[WindowScene],
+) -> None:
+    reading = SagradaReader(mats=False).read_pixels(mat_scenes[0].image)
+    assert reading.windows and all(window.lattice.mat_seat is None for window in reading.windows)
+    assert "find_mats" in reading.timings_ms
