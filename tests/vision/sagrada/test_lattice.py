@@ -86,3 +86,13 @@ def test_the_plane_of_the_dice_tops_follows_the_camera() -> None:
     expected, _ = seen(towards_camera)
     assert np.abs(project(lattice.raised(0.9, width, height), grid) - expected).max() < 0.5
     assert np.abs(expected - on_card).max() > 20  # the test means something: the lift shows
+
+
+def test_a_ruled_square_on_the_table_is_no_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dark-ruled square of a card's size matches the layout by its edge alone; with no grout inside it
+    is not taken for a window (the grout check is what turns it away)."""
+    table = np.full((540, 960, 3), 205, np.uint8)
+    cv2.rectangle(table, (330, 150), (630, 430), (25, 25, 25), 14)
+    assert find_windows(table) == []
+    monkeypatch.setattr("vision.sagrada.lattice.MIN_GROUT_SEEN", 0)
+    assert find_windows(table) != []
