@@ -538,9 +538,12 @@ def slide_window(image: BGRImage, grid_to_image: FloatArray) -> tuple[float, Flo
     """A grid whose plane is known from outside the print (a mat's markers), and its place on that plane
     roughly, slid onto the grout (`_Layout.slide`), with its layout match. Three degrees of freedom
     instead of eight: dice hiding the grout cannot bend or tilt the fit."""
-    brightness = _brightness(image).astype(np.float32)
-    slid = _FINE.slide(brightness, grid_to_image)
-    return _FINE.match(brightness, slid), slid
+    small, to_image, brightness = _working_copies(image)
+    coarse = to_image @ _COARSE.slide(small, np.linalg.inv(to_image) @ grid_to_image)
+    # The coarse layout reaches a card placed further off; the fine one, started where the grid was put,
+    # holds a card placed close a little more exactly. The better match of the two wins.
+    fits = (_FINE.slide(brightness, start) for start in (grid_to_image, coarse / coarse[2, 2]))
+    return max(((_FINE.match(brightness, fit), fit) for fit in fits), key=lambda option: option[0])
 
 
 def _working_copies(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import cv2
@@ -11,7 +12,7 @@ import pytest
 from tests.vision.sagrada.conftest import needs_cell_model
 from vision.markers import find_markers
 from vision.runbuster.mat import MARKERS as RUN_BUSTER_MARKERS
-from vision.sagrada.lattice import CARD_HEIGHT, CARD_WIDTH
+from vision.sagrada.lattice import CARD_HEIGHT, CARD_WIDTH, GRID_HEIGHT, GRID_WIDTH, PITCH, slide_window
 from vision.sagrada.mat import (
     CARD_LEFT,
     CARD_TOP,
@@ -68,6 +69,27 @@ def test_windows_on_mats_are_found_by_seat_on_their_grid(mat_scenes: list[Window
             errors.append(float(np.abs(lattice.corners - truth.corners).max()) / space)
             assert lattice.mat_seat == truth.mat_seat and lattice.orientation_margin == 1.0
     assert len(errors) >= 20 and max(errors) < 0.1 and np.mean(np.array(errors) < 0.05) >= 0.8
+
+
+def test_a_card_put_well_off_its_outline_is_slid_back_onto_its_grout(mat_scenes: list[WindowScene]) -> None:
+    """Started 0.3 of a space (5.5 mm) right and 0.15 down of the card, turned 1.5 degrees about its middle,
+    the slide brings the grid back onto the card."""
+    turn = math.radians(1.5)
+    middle = np.array([GRID_WIDTH / 2, GRID_HEIGHT / 2])
+    rotation = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+    off = np.eye(3)
+    off[:2, :2] = rotation
+    off[:2, 2] = middle - rotation @ middle + np.array([0.3, 0.15]) * PITCH
+    grid = np.float32([[0, 0], [GRID_WIDTH, 0], [GRID_WIDTH, GRID_HEIGHT], [0, GRID_HEIGHT]])
+    errors = []
+    for scene in mat_scenes:
+        for truth in scene.windows:
+            placed = cv2.getPerspectiveTransform(grid, truth.corners.astype(np.float32)).astype(np.float64)
+            _, slid = slide_window(scene.image, placed @ off)
+            space = float(np.linalg.norm(truth.corners[1] - truth.corners[0])) / 5
+            corners = cv2.perspectiveTransform(grid.reshape(-1, 1, 2).astype(np.float64), slid).reshape(-1, 2)
+            errors.append(float(np.abs(corners - truth.corners).max()) / space)
+    assert max(errors) < 0.1
 
 
 def test_a_mat_without_a_card_holds_no_window() -> None:
