@@ -3,8 +3,9 @@
 A window card is painted like the printed ones (a dark frame, 4x5 spaces: stained-glass colours, grey value
 spaces showing a die face, light plain spaces, the pattern's name and difficulty dots below) and laid on the
 table; dice stand in some of its spaces. The camera, light, table and photo effects are the dice scene's
-(`vision.synth.scene`), so a window can lie at any rotation and perspective. `paste_real_dice` fills the
-spaces of a rendered window with dice cut from real photos, for a test path on real dice.
+(`vision.synth.scene`), so a window can lie at any rotation and perspective, on the table or on a printed
+window mat (`vision.sagrada.mat`). `paste_real_dice` fills the spaces of a rendered window with dice cut
+from real photos, for a test path on real dice.
 """
 
 from __future__ import annotations
