@@ -1,8 +1,10 @@
 """The table camera: a camera plugged into the computer that runs `tablesight serve`, watched all the time.
 
 When the scene has moved (a hand placing a die) and then stayed still for a moment, that frame becomes a
-capture of the player the camera is aimed at, exactly as if a phone had sent it. Players aim it from the
-game page; until then frames are looked at and dropped.
+capture of the player the camera is aimed at, exactly as if a phone had sent it. Aimed at every mat, an
+overhead camera that sees the whole table sends each player whose card lies on their seat's printed window
+mat (`tablesight mat sagrada --seat N`) a capture of their own window. Players aim it from the game page;
+until then frames are looked at and dropped.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from werkzeug.wrappers import Response
 
 from companion_app import history
 from companion_app.photos import PhotoRejected, decode_photo, keep_photo
-from companion_app.table import load_sagrada_game, read_photo
+from companion_app.table import load_sagrada_game, read_photo, read_photo_on_mat
 
 bp = Blueprint("camera", __name__, url_prefix="/g/<token>")
 
@@ -65,10 +67,14 @@ class StillDetector:
 
 @dataclass(frozen=True)
 class Aim:
-    """Whose window the camera's pictures go to."""
+    """Whose window the camera's pictures go to: one seat's, or (`seat` None) every player's whose card lies
+    on their seat's mat."""
 
     token: str
-    seat: int
+    seat: int | None
+
+    EVERY_MAT = "mats"
+    """The form's value for aiming at every mat."""
 
 
 class TableCamera:
@@ -133,8 +139,9 @@ class TableCamera:
 
     def _store(self, aim: Aim, data: bytes) -> None:
         game = history.game_by_token(aim.token)
-        player = next((p for p in history.players(game) if p.seat == aim.seat), None) if game else None
-        if game is None or player is None or history.has_ended(game):
+        players = history.players(game) if game else []
+        aimed = [p for p in players if aim.seat is None or p.seat == aim.seat]
+        if game is None or not aimed or history.has_ended(game):
             self.aim_at(None)
             return
         config = self.app.config
@@ -143,12 +150,18 @@ class TableCamera:
         except PhotoRejected as error:
             self.problem = f"a camera frame was not accepted: {error}"
             return
+        if aim.seat is None:
+            readings = [(player, read_photo_on_mat(player, decoded)) for player in aimed]
+            found = [(player, reading) for player, reading in readings if reading is not None]
+        else:
+            found = [(player, read_photo(game, player, decoded)) for player in aimed]
+        if not found:
+            return
         name = keep_photo(data, decoded, Path(config["PHOTO_FOLDER"]))
         photo = (name, decoded.stored_width, decoded.stored_height)
-        summary = f"The table camera sent a photo of {player.name}'s window"
-        history.add_capture(
-            game, player, secrets.token_urlsafe(24), read_photo(game, player, decoded), summary, photo
-        )
+        for player, reading in found:
+            summary = f"The table camera sent a photo of {player.name}'s window"
+            history.add_capture(game, player, secrets.token_urlsafe(24), reading, summary, photo)
 
 
 def camera_frames(index: int) -> Callable[[], Iterator[Frame]]:
@@ -189,7 +202,8 @@ def camera_state() -> dict[str, TableCamera | None]:
 
 @bp.post("/camera")
 def aim(token: str) -> Response:
-    """Point the table camera at a player's window (`seat`), or stop it sending (`stop`)."""
+    """Point the table camera at a player's window (`seat`), at every mat (`seat` "mats"), or stop it
+    sending (`stop`)."""
     game = load_sagrada_game(token)
     camera = table_camera(current_app)
     if camera is None:
@@ -200,7 +214,10 @@ def aim(token: str) -> Response:
         camera.aim_at(None)
     else:
         seat = request.form.get("seat", "")
-        if not any(str(player.seat) == seat for player in history.players(game)):
+        if seat == Aim.EVERY_MAT:
+            camera.aim_at(Aim(game.token, None))
+        elif any(str(player.seat) == seat for player in history.players(game)):
+            camera.aim_at(Aim(game.token, int(seat)))
+        else:
             abort(400, description=f"This game has no player in seat {seat!r}. Pick a player from the list.")
-        camera.aim_at(Aim(game.token, int(seat)))
     return redirect(url_for("table.game", token=token), code=303)

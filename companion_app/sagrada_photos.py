@@ -30,7 +30,8 @@ ANNOTATED_LONG_SIDE = 1280
 PlayerWindowReader = Callable[[DecodedImage, Pattern, int], dict[str, Any]]
 """What `PHOTO_READERS["sagrada"]` holds: a photo, the player's pattern card and seat to the answer that
 `sagrada_table.photo_reading` checks, plus the photo annotated with what was read (`"annotated"`, BGR
-pixels) when there is one. Raises VisionError when nothing can be read."""
+pixels) when there is one and the seat of the printed mat the window lay on (`"mat"`, None off a mat).
+Raises VisionError when nothing can be read."""
 
 
 class WindowNotFound(VisionError):
@@ -42,11 +43,14 @@ class SagradaPhotoReader:
     reading `sagrada_table.photo_reading` checks, with the annotated photo and a message for the page.
 
     The space classifier loads on the first photo, once per app, and is shared by every request after it.
+    The last photo's reading is kept, so asking for each player's window in one photo (the table camera
+    watching every mat) reads it once.
     """
 
     def __init__(self) -> None:
         self._reader: SagradaReader | None = None
         self._loading = threading.Lock()
+        self._last: tuple[DecodedImage, SagradaReading] | None = None
 
     def _loaded(self) -> SagradaReader:
         with self._loading:
@@ -54,9 +58,18 @@ class SagradaPhotoReader:
                 self._reader = SagradaReader()
             return self._reader
 
+    def _reading(self, decoded: DecodedImage) -> SagradaReading:
+        with self._loading:
+            last = self._last
+        if last is not None and last[0] is decoded:
+            return last[1]
+        reading = self._loaded().read_decoded(decoded)
+        with self._loading:
+            self._last = (decoded, reading)
+        return reading
+
     def __call__(self, decoded: DecodedImage, pattern: Pattern, seat: int) -> dict[str, Any]:
-        reader = self._loaded()
-        reading = reader.read_decoded(decoded)
+        reading = self._reading(decoded)
         if not reading.windows:
             raise WindowNotFound(_why_no_window(decoded))
         height, width = decoded.pixels.shape[:2]
@@ -70,6 +83,7 @@ class SagradaPhotoReader:
             "unsure": [str(space.cell) for space in chosen.uncertain],
             "alternatives": {str(space.cell): list(space.alternatives) for space in chosen.uncertain},
             "message": message,
+            "mat": chosen.lattice.mat_seat,
             "annotated": _shrunk(annotate(SagradaReading((chosen,), reading.pixels))),
         }
 

@@ -249,10 +249,8 @@ def _decoded_upload(data: bytes, label: str) -> DecodedImage:
 def read_photo(game: Game, player: Player, decoded: DecodedImage) -> dict[str, Any]:
     """What the photo shows of `player`'s window, with the annotated photo kept beside it, or an unread
     reading that says why; the photo itself is kept either way."""
-    reader: PlayerWindowReader = current_app.config["PHOTO_READERS"][sagrada_table.KIND]
     try:
-        answer = reader(decoded, find_pattern(player.setup["pattern"]), player.seat)
-        annotated = answer.get("annotated")
+        answer = _answer(player, decoded)
         reading = sagrada_table.photo_reading(answer)
     except (VisionError, sagrada_table.ReadingError) as error:
         return _unread(f"The photo is kept, but it could not be read ({error}): type or tap in the window.")
@@ -261,6 +259,34 @@ def read_photo(game: Game, player: Player, decoded: DecodedImage) -> dict[str, A
         # photo is kept, the players type or tap the window, and the server log has the traceback.
         current_app.logger.exception("the Sagrada photo reader failed")
         return _unread("The photo is kept, but the photo reader failed on it: type or tap in the window.")
+    return _with_drawing(reading, answer)
+
+
+def read_photo_on_mat(player: Player, decoded: DecodedImage) -> dict[str, Any] | None:
+    """What the photo shows of `player`'s window when it lies on their seat's printed mat, else None: the
+    table camera watching every mat sends nothing for a player whose mat it does not see."""
+    try:
+        answer = _answer(player, decoded)
+        if answer.get("mat") != player.seat:
+            return None
+        reading = sagrada_table.photo_reading(answer)
+    except (VisionError, sagrada_table.ReadingError):
+        return None
+    except Exception:
+        current_app.logger.exception("the Sagrada photo reader failed")
+        return None
+    return _with_drawing(reading, answer)
+
+
+def _answer(player: Player, decoded: DecodedImage) -> dict[str, Any]:
+    """The plugged-in photo reader's answer for `player`'s window."""
+    reader: PlayerWindowReader = current_app.config["PHOTO_READERS"][sagrada_table.KIND]
+    return reader(decoded, find_pattern(player.setup["pattern"]), player.seat)
+
+
+def _with_drawing(reading: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
+    """`reading` with the reader's annotated photo kept beside it, when it drew one."""
+    annotated = answer.get("annotated")
     if annotated is not None:
         try:
             reading["annotated"] = keep_drawn(annotated, Path(current_app.config["PHOTO_FOLDER"]))

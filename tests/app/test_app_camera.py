@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import sqlite3
 from collections.abc import Iterator
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -15,6 +16,7 @@ from flask.testing import FlaskClient
 from companion_app.camera import Aim, CameraUnavailable, Frame, StillDetector, TableCamera, attach
 from companion_app.commands.serve import serve
 from tests.app.conftest import CSRF, start_game
+from vision.synth.sagrada import SagradaConfig, render_window_scene
 
 STEP_S = 0.1  # the fake camera's frame interval
 
@@ -81,6 +83,31 @@ def test_the_camera_sends_still_scenes_to_the_window_it_is_aimed_at(app: Flask, 
     assert "no Sagrada window was found in the photo" in page
 
 
+def test_the_camera_aimed_at_every_mat_sends_each_player_their_own_window(
+    app: Flask, client: FlaskClient
+) -> None:
+    """An overhead view of two cards on the window mats of seats 1 and 2: one photo, a capture for each."""
+    config = SagradaConfig(windows=(2, 2), window_px=(150.0, 190.0), mat_probability=1.0)
+    config = replace(config, scene=replace(config.scene, width=1280, height=960, motion_blur_probability=0.0))
+    table = render_window_scene(config, np.random.default_rng(9102)).image
+    game = start_game(client)
+    camera = camera_for(app, [np.roll(table, shift, axis=1) for shift in (0, 40, 80)] + [table] * 20)
+    camera.aim_at(Aim(game.removeprefix("/g/"), None))
+    camera.watch()
+    taken = captures(app)
+    assert [player for player, _ in taken] == [1, 2] and taken[0][1] == taken[1][1] is not None
+    page = client.get(game).text
+    assert "Read the window on mat 1" in page and "Read the window on mat 2" in page
+
+
+def test_the_camera_aimed_at_every_mat_sends_nothing_without_one(app: Flask, client: FlaskClient) -> None:
+    game = start_game(client)
+    camera = camera_for(app, moving(3) + still(20))
+    camera.aim_at(Aim(game.removeprefix("/g/"), None))
+    camera.watch()
+    assert captures(app) == [] and camera.aim is not None
+
+
 def test_an_unaimed_camera_sends_nothing(app: Flask, client: FlaskClient) -> None:
     start_game(client)
     camera_for(app, moving(3) + still(20)).watch()
@@ -119,6 +146,9 @@ def test_players_aim_the_camera_from_the_game_page(app: Flask, client: FlaskClie
     assert client.post(f"{game}/camera", data={"csrf_token": CSRF, "seat": "2"}).status_code == 303
     assert camera.aim == Aim(game.removeprefix("/g/"), 2)
     assert "the camera sends a photo of Bo's window" in client.get(game).text
+    assert client.post(f"{game}/camera", data={"csrf_token": CSRF, "seat": "mats"}).status_code == 303
+    assert camera.aim == Aim(game.removeprefix("/g/"), None)
+    assert "the camera sends each player whose card lies on their printed window mat" in client.get(game).text
     assert client.post(f"{game}/camera", data={"csrf_token": CSRF, "stop": "1"}).status_code == 303
     assert camera.aim is None
 
