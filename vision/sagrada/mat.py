@@ -25,6 +25,7 @@ from vision.markers import (
     FloatArray,
     Marker,
     MatLocation,
+    MatNotFound,
     draw_markers,
     find_markers,
     locate,
@@ -59,8 +60,9 @@ MARKER_SEARCH_LONG_SIDE = WORKING_LONG_SIDE
 """Markers are looked for once, in a copy at most this long, so a photo without a mat pays little: the size
 where windows without markers are looked for, and a marker is over twice a space's width."""
 SMALLEST_MARKER = 12.0
-"""Pixels a side, in that copy, of the smallest marker looked for: a mat whose window the search without
-markers could read there (spaces of 12 px in the photo) shows markers of at least about 16 px."""
+"""Pixels a side, in that copy, of the smallest marker looked for. A marker is 2.2 spaces wide, so mats are
+looked for only where their card's spaces show 5.5 px or more in the copy: 9 px in a 1280x720 photo, 28 px
+in a 12 MP one (a grid about 150 px wide). Smaller cards are left to the search without markers."""
 
 
 def mat_markers(seat: int) -> tuple[Marker, ...]:
@@ -112,7 +114,12 @@ def find_mat_windows(pixels: BGRImage) -> list[MatWindow]:
     height, width = pixels.shape[:2]
     windows = []
     for seat in sorted(seat for seat, markers in by_seat.items() if len(markers) >= MIN_MARKERS):
-        location = locate(by_seat[seat], mat_markers(seat), SHEET_MM, (width, height), f"window mat {seat}")
+        try:
+            location = locate(
+                by_seat[seat], mat_markers(seat), SHEET_MM, (width, height), f"window mat {seat}"
+            )
+        except MatNotFound:  # markers that fit no sheet (misread, or from two prints): search without them
+            continue
         placed = location.plane_homography(CARD_THICKNESS * DIE_EDGE_MM) @ GRID_TO_MAT
         match, grid_to_image = slide_window(pixels, placed / placed[2, 2])
         if match < MIN_LAYOUT_MATCH:  # no card in the outline

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from tests.vision.sagrada.conftest import needs_cell_model
-from vision.markers import find_markers
+from vision.markers import MatNotFound, find_markers
 from vision.runbuster.mat import MARKERS as RUN_BUSTER_MARKERS
 from vision.sagrada.lattice import CARD_HEIGHT, CARD_WIDTH, GRID_HEIGHT, GRID_WIDTH, PITCH, slide_window
 from vision.sagrada.mat import (
@@ -140,3 +140,13 @@ def test_a_reader_told_of_no_mats_finds_the_cards_without_their_markers(
     reading = SagradaReader(mats=False).read_pixels(mat_scenes[0].image)
     assert reading.windows and all(window.lattice.mat_seat is None for window in reading.windows)
     assert "find_mats" in reading.timings_ms
+
+
+def test_markers_that_fit_no_sheet_leave_the_photo_to_the_markerless_search(
+    mat_scenes: list[WindowScene], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_pose(*_args: object) -> None:
+        raise MatNotFound("the mat's markers were found but no camera pose explains them")
+
+    monkeypatch.setattr("vision.sagrada.mat.locate", no_pose)
+    assert find_mat_windows(mat_scenes[0].image) == []
