@@ -12,6 +12,7 @@ that shows none of its inner grout is a ruled square on the table, not a card, a
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import cast
 
@@ -186,16 +187,21 @@ class _Layout:
                 cv2.fillConvexPoly(pixels, np.round(corners * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
         return cls(pixels, to_grid, (pixels - pixels.mean()).ravel(), float(pixels.std()))
 
-    def match(self, brightness: npt.NDArray[np.float32], grid_to_image: FloatArray) -> float:
-        """Correlation between the photo seen through `grid_to_image` and the layout (-1 to 1)."""
+    def seen(self, brightness: npt.NDArray[np.float32], grid_to_image: FloatArray) -> npt.NDArray[np.float32]:
+        """The photo seen flat through `grid_to_image`, pixel for pixel with the layout."""
         height, width = self.pixels.shape
-        seen = cv2.warpPerspective(
+        flat = cv2.warpPerspective(
             brightness,
             grid_to_image @ self.to_grid,
             (width, height),
             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_REPLICATE,
         )
+        return np.asarray(flat, np.float32)
+
+    def match(self, brightness: npt.NDArray[np.float32], grid_to_image: FloatArray) -> float:
+        """Correlation between the photo seen through `grid_to_image` and the layout (-1 to 1)."""
+        seen = self.seen(brightness, grid_to_image)
         spread = float(cv2.meanStdDev(seen)[1][0, 0]) * self.spread
         if spread <= 1e-6:
             return -1.0
@@ -205,14 +211,7 @@ class _Layout:
     def grout_seen(self, brightness: npt.NDArray[np.float32], grid_to_image: FloatArray) -> int:
         """How many inner grout lines show darker than both spaces beside them (see MIN_GROUT_SEEN), in the
         photo seen flat through `grid_to_image` and softened, so a single noisy pixel decides nothing."""
-        height, width = self.pixels.shape
-        seen = cv2.warpPerspective(
-            brightness,
-            grid_to_image @ self.to_grid,
-            (width, height),
-            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-            borderMode=cv2.BORDER_REPLICATE,
-        )
+        seen = self.seen(brightness, grid_to_image)
         softened = np.asarray(cv2.blur(seen, (3, 3)), np.float32)
         to_layout = np.asarray(np.linalg.inv(self.to_grid), np.float64)
         spaces = _pixel_values(softened, project(to_layout, cell_centers_grid()))
@@ -247,14 +246,7 @@ class _Layout:
         """`grid_to_image` moved within its own plane (shifted and turned, ECC on the photo seen flat
         through it) onto the photo's grout: for a card whose plane is known and only its place on it is
         not. Unchanged where the alignment does not converge."""
-        height, width = self.pixels.shape
-        seen = cv2.warpPerspective(
-            brightness,
-            grid_to_image @ self.to_grid,
-            (width, height),
-            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-            borderMode=cv2.BORDER_REPLICATE,
-        )
+        seen = self.seen(brightness, grid_to_image)
         try:
             _, warp = cv2.findTransformECC(
                 self.pixels, seen, np.eye(2, 3, dtype=np.float32), cv2.MOTION_EUCLIDEAN, _ECC_CRITERIA
@@ -279,9 +271,7 @@ _GROUT_NEIGHBOURS = np.array(
     + [(row * COLS + col, (row + 1) * COLS + col) for row in range(ROWS - 1) for col in range(COLS)]
 )
 """Pairs of neighbouring spaces (row-major indices): the 31 inner grout lines lie between them."""
-_INNER_GROUT = (
-    cell_centers_grid()[_GROUT_NEIGHBOURS[:, 0]] + cell_centers_grid()[_GROUT_NEIGHBOURS[:, 1]]
-) / 2
+_INNER_GROUT = cell_centers_grid()[_GROUT_NEIGHBOURS].mean(axis=1)
 _GRID_CORNERS = np.array([[0, 0], [GRID_WIDTH, 0], [GRID_WIDTH, GRID_HEIGHT], [0, GRID_HEIGHT]], np.float64)
 _COARSE, _FINE = _Layout.at(_COARSE_PX), _Layout.at(_FINE_PX)
 
@@ -534,16 +524,22 @@ def find_windows(image: BGRImage, min_space_px: float = 12.0) -> list[WindowLatt
     return lattices
 
 
-def slide_window(image: BGRImage, grid_to_image: FloatArray) -> tuple[float, FloatArray]:
-    """A grid whose plane is known from outside the print (a mat's markers), and its place on that plane
-    roughly, slid onto the grout (`_Layout.slide`), with its layout match. Three degrees of freedom
+def slide_windows(image: BGRImage, placed: Sequence[FloatArray]) -> list[tuple[float, FloatArray]]:
+    """Grids whose plane is known from outside the print (a mat's markers), and their place on that plane
+    roughly, each slid onto the grout (`_Layout.slide`), with its layout match. Three degrees of freedom
     instead of eight: dice hiding the grout cannot bend or tilt the fit."""
+    if not placed:
+        return []
     small, to_image, brightness = _working_copies(image)
-    coarse = to_image @ _COARSE.slide(small, np.linalg.inv(to_image) @ grid_to_image)
-    # The coarse layout reaches a card placed further off; the fine one, started where the grid was put,
-    # holds a card placed close a little more exactly. The better match of the two wins.
-    fits = (_FINE.slide(brightness, start) for start in (grid_to_image, coarse / coarse[2, 2]))
-    return max(((_FINE.match(brightness, fit), fit) for fit in fits), key=lambda option: option[0])
+    to_small = np.linalg.inv(to_image)
+    slid = []
+    for grid_to_image in placed:
+        coarse = to_image @ _COARSE.slide(small, to_small @ grid_to_image)
+        # The coarse layout reaches a card placed further off; the fine one, started where the grid was
+        # put, holds a card placed close a little more exactly. The better match of the two wins.
+        fits = (_FINE.slide(brightness, start) for start in (grid_to_image, coarse / coarse[2, 2]))
+        slid.append(max(((_FINE.match(brightness, fit), fit) for fit in fits), key=lambda option: option[0]))
+    return slid
 
 
 def _working_copies(

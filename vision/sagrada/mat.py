@@ -38,7 +38,7 @@ from vision.sagrada.lattice import (
     MIN_LAYOUT_MATCH,
     WORKING_LONG_SIDE,
     WindowLattice,
-    slide_window,
+    slide_windows,
 )
 
 SHEET_MM = (297.0, 210.0)
@@ -112,7 +112,7 @@ def find_mat_windows(pixels: BGRImage) -> list[MatWindow]:
     for marker_id, corners in found.items():
         by_seat[_seat_of(marker_id)][marker_id] = corners
     height, width = pixels.shape[:2]
-    windows = []
+    located: list[tuple[int, MatLocation]] = []
     for seat in sorted(seat for seat, markers in by_seat.items() if len(markers) >= MIN_MARKERS):
         try:
             location = locate(
@@ -120,12 +120,16 @@ def find_mat_windows(pixels: BGRImage) -> list[MatWindow]:
             )
         except MatNotFound:  # markers that fit no sheet (misread, or from two prints): search without them
             continue
-        placed = location.plane_homography(CARD_THICKNESS * DIE_EDGE_MM) @ GRID_TO_MAT
-        match, grid_to_image = slide_window(pixels, placed / placed[2, 2])
-        if match < MIN_LAYOUT_MATCH:  # no card in the outline
-            continue
-        windows.append(MatWindow(seat, location, WindowLattice(grid_to_image, 1.0, match, seat)))
-    return windows
+        located.append((seat, location))
+    lifted = [
+        location.plane_homography(CARD_THICKNESS * DIE_EDGE_MM) @ GRID_TO_MAT for _, location in located
+    ]
+    slid = slide_windows(pixels, [placed / placed[2, 2] for placed in lifted])
+    return [
+        MatWindow(seat, location, WindowLattice(grid_to_image, 1.0, match, seat))
+        for (seat, location), (match, grid_to_image) in zip(located, slid, strict=True)
+        if match >= MIN_LAYOUT_MATCH  # else no card lies in the outline
+    ]
 
 
 def without_mats(pixels: BGRImage, windows: list[MatWindow]) -> BGRImage:

@@ -12,7 +12,7 @@ import pytest
 from tests.vision.sagrada.conftest import needs_cell_model
 from vision.markers import MatNotFound, find_markers
 from vision.runbuster.mat import MARKERS as RUN_BUSTER_MARKERS
-from vision.sagrada.lattice import CARD_HEIGHT, CARD_WIDTH, GRID_HEIGHT, GRID_WIDTH, PITCH, slide_window
+from vision.sagrada.lattice import CARD_HEIGHT, CARD_WIDTH, GRID_HEIGHT, GRID_WIDTH, PITCH, slide_windows
 from vision.sagrada.mat import (
     CARD_LEFT,
     CARD_TOP,
@@ -85,7 +85,7 @@ def test_a_card_put_well_off_its_outline_is_slid_back_onto_its_grout(mat_scenes:
     for scene in mat_scenes:
         for truth in scene.windows:
             placed = cv2.getPerspectiveTransform(grid, truth.corners.astype(np.float32)).astype(np.float64)
-            _, slid = slide_window(scene.image, placed @ off)
+            [(_, slid)] = slide_windows(scene.image, [placed @ off])
             space = float(np.linalg.norm(truth.corners[1] - truth.corners[0])) / 5
             corners = cv2.perspectiveTransform(grid.reshape(-1, 1, 2).astype(np.float64), slid).reshape(-1, 2)
             errors.append(float(np.abs(corners - truth.corners).max()) / space)
