@@ -24,7 +24,6 @@ from vision.runbuster.printable import draw_mat
 from vision.synth.camera import Camera, look_at_table
 from vision.synth.dice import die_box, die_rotation
 from vision.synth.scene import (
-    Lighting,
     Placed,
     RenderedDie,
     SceneConfig,
@@ -32,6 +31,7 @@ from vision.synth.scene import (
     cast_shadows,
     draw_objects,
     fits,
+    lay_print,
     paint_table,
     photograph,
     sample_die_look,
@@ -120,6 +120,15 @@ class _Sheet:
     def corners(self) -> FloatArray:
         return self.to_world(np.array([[0, 0], [MAT_WIDTH, 0], [MAT_WIDTH, MAT_HEIGHT], [0, MAT_HEIGHT]]))
 
+    @property
+    def mat_to_world(self) -> FloatArray:
+        """`to_world` as a homography of (x, y, 1)."""
+        unit = self.units_per_die
+        return np.array(
+            [[1 / unit, 0, -MAT_WIDTH / 2 / unit], [0, -1 / unit, MAT_HEIGHT / 2 / unit], [0, 0, 1]],
+            np.float64,
+        )
+
 
 def _camera(config: MatSceneConfig, sheet: _Sheet, rng: np.random.Generator) -> Camera:
     """A phone held by one of the players, the whole sheet in view."""
@@ -153,38 +162,6 @@ def _camera(config: MatSceneConfig, sheet: _Sheet, rng: np.random.Generator) -> 
 @cache
 def _printed(px_per_unit: float) -> NDArray[np.float32]:
     return draw_mat(px_per_unit).astype(np.float32) * np.float32(1 / 255)
-
-
-def _draw_sheet(
-    image: Image, camera: Camera, sheet: _Sheet, lighting: Lighting, rng: np.random.Generator
-) -> None:
-    """The printed sheet warped flat onto the table, lit like the table and a little off-white."""
-    span = float(
-        np.linalg.norm(np.diff(camera.project(np.column_stack((sheet.corners, np.zeros(4))))[:2], axis=0))
-    )
-    px_per_unit = float(np.clip(round(span / MAT_WIDTH * 1.5 * 2) / 2, 1.0, 8.0))
-    printed = _printed(px_per_unit)
-    shade = lighting.ambient + (1 - lighting.ambient) * max(float(lighting.direction[2]), 0.0)
-    paper = rng.uniform(0.86, 1.0, 3).astype(np.float32) * np.float32(shade)
-    texture_to_mat = np.array(
-        [[1 / px_per_unit, 0, 0.5 / px_per_unit], [0, 1 / px_per_unit, 0.5 / px_per_unit], [0, 0, 1]]
-    )
-    mat_to_world = np.array(
-        [
-            [1 / sheet.units_per_die, 0, -MAT_WIDTH / 2 / sheet.units_per_die],
-            [0, -1 / sheet.units_per_die, MAT_HEIGHT / 2 / sheet.units_per_die],
-            [0, 0, 1],
-        ]
-    )
-    homography = camera.plane_homography() @ mat_to_world @ texture_to_mat
-    cv2.warpPerspective(
-        printed * paper,
-        homography,
-        (image.shape[1], image.shape[0]),
-        dst=image,
-        flags=cv2.INTER_AREA if px_per_unit > 2 else cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_TRANSPARENT,
-    )
 
 
 def random_contents(config: MatSceneConfig, rng: np.random.Generator) -> dict[str, tuple[int, ...]]:
@@ -250,7 +227,7 @@ def render_mat_scene(
     ]
     lighting = sample_lighting(rng)
     image = paint_table(scene, camera, rng)
-    _draw_sheet(image, camera, sheet, lighting, rng)
+    lay_print(image, camera, sheet.mat_to_world, MAT_WIDTH, _printed, lighting, rng)
     dice = [die for _, die in standing]
     cast_shadows(image, camera, dice, lighting.direction, rng)
     labels = draw_objects(image, camera, dice, lighting, scene.glare_probability, rng)

@@ -14,7 +14,7 @@ import csv
 import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 
 import cv2
@@ -57,6 +57,7 @@ from vision.synth.scene import (
     cast_shadows,
     draw_objects,
     fits,
+    lay_print,
     paint_table,
     photograph,
     sample_die_look,
@@ -499,28 +500,6 @@ def _printed_mat(seat: int, px_per_mm: float) -> Image:
     return draw_mat(seat, px_per_mm).astype(np.float32) * np.float32(1 / 255)
 
 
-def _draw_mat(image: Image, camera: Camera, mat: _Mat, lighting: Lighting, rng: np.random.Generator) -> None:
-    """The printed sheet warped flat onto the table, lit like the table and a little off-white."""
-    corners = camera.project(mat.corners)
-    span = float(np.linalg.norm(corners[1] - corners[0]))
-    px_per_mm = float(np.clip(round(span / SHEET_MM[0] * 1.5 * 2) / 2, 1.0, 8.0))
-    printed = _printed_mat(mat.seat, px_per_mm)
-    shade = lighting.ambient + (1 - lighting.ambient) * max(float(lighting.direction[2]), 0.0)
-    paper = rng.uniform(0.86, 1.0, 3).astype(np.float32) * np.float32(shade)
-    texture_to_mm = np.array(
-        [[1 / px_per_mm, 0, 0.5 / px_per_mm], [0, 1 / px_per_mm, 0.5 / px_per_mm], [0, 0, 1]]
-    )
-    homography = camera.plane_homography() @ mat.to_world() @ texture_to_mm
-    cv2.warpPerspective(
-        printed * paper,
-        homography,
-        (image.shape[1], image.shape[0]),
-        dst=image,
-        flags=cv2.INTER_AREA if px_per_mm > 2 else cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_TRANSPARENT,
-    )
-
-
 def render_window_scene(
     config: SagradaConfig,
     rng: np.random.Generator,
@@ -550,7 +529,8 @@ def render_window_scene(
     cast_shadows(image, camera, card_solids + dice, lighting.direction, rng)
     for card in cards:
         if card.mat is not None:
-            _draw_mat(image, camera, card.mat, lighting, rng)
+            printed_at = partial(_printed_mat, card.mat.seat)
+            lay_print(image, camera, card.mat.to_world(), SHEET_MM[0], printed_at, lighting, rng)
     for card in cards:
         _draw_card(image, camera, card, lighting, config.scene.glare_probability, rng)
     labels = draw_objects(image, camera, dice, lighting, config.scene.glare_probability, rng)

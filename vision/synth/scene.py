@@ -9,6 +9,7 @@ random choice comes from the generator passed in, so a seed reproduces a scene e
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from functools import cache
 
@@ -400,6 +401,41 @@ def _silhouette_points(placed: Placed) -> FloatArray:
     ring = box.center[:2] + _CIRCLE * box.half_extents[0]
     low, high = box.center[2] - box.half_extents[2], box.center[2] + box.half_extents[2]
     return np.vstack((np.column_stack((ring, np.full(16, low))), np.column_stack((ring, np.full(16, high)))))
+
+
+def lay_print(
+    image: Image,
+    camera: Camera,
+    print_to_world: FloatArray,
+    print_width: float,
+    printed_at: Callable[[float], Image],
+    lighting: Lighting,
+    rng: np.random.Generator,
+) -> None:
+    """A printed sheet laid flat on the table, lit like the table and a little off-white.
+
+    `print_to_world` maps the print's units (x, y, 1) to the table's (x, y, 1), `print_width` is the sheet's
+    width in those units, and `printed_at(px_per_unit)` draws it (BGR in 0..1) at a resolution chosen so it
+    is sampled a little finer than the photo shows it.
+    """
+    ends = print_to_world @ np.array([[0.0, print_width], [0.0, 0.0], [1.0, 1.0]])
+    seen = camera.project(np.column_stack((ends[:2].T, np.zeros(2))))
+    span = float(np.linalg.norm(seen[1] - seen[0]))
+    px_per_unit = float(np.clip(round(span / print_width * 1.5 * 2) / 2, 1.0, 8.0))
+    printed = printed_at(px_per_unit)
+    shade = lighting.ambient + (1 - lighting.ambient) * max(float(lighting.direction[2]), 0.0)
+    paper = rng.uniform(0.86, 1.0, 3).astype(np.float32) * np.float32(shade)
+    texture_to_print = np.array(
+        [[1 / px_per_unit, 0, 0.5 / px_per_unit], [0, 1 / px_per_unit, 0.5 / px_per_unit], [0, 0, 1]]
+    )
+    cv2.warpPerspective(
+        printed * paper,
+        camera.plane_homography() @ print_to_world @ texture_to_print,
+        (image.shape[1], image.shape[0]),
+        dst=image,
+        flags=cv2.INTER_AREA if px_per_unit > 2 else cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_TRANSPARENT,
+    )
 
 
 def cast_shadows(
