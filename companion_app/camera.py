@@ -154,7 +154,7 @@ class TableCamera:
             readings = [(player, read_photo_on_mat(player, decoded)) for player in aimed]
             found = [(player, reading) for player, reading in readings if reading is not None]
         else:
-            found = [(player, read_photo(game, player, decoded)) for player in aimed]
+            found = [(player, read_photo(player, decoded)) for player in aimed]
         if not found:
             return
         name = keep_photo(data, decoded, Path(config["PHOTO_FOLDER"]))

@@ -204,7 +204,7 @@ def add_capture(token: str) -> BaseResponse:
         data, label, sent_what = sent
         decoded = _decoded_upload(data, label)
         if not typed:
-            reading = read_photo(game, player, decoded)
+            reading = read_photo(player, decoded)
         name = keep_photo(data, decoded, Path(current_app.config["PHOTO_FOLDER"]))
         photo = (name, decoded.stored_width, decoded.stored_height)
     if target is not None and len(history.players(game)) == 1:
@@ -246,36 +246,36 @@ def _decoded_upload(data: bytes, label: str) -> DecodedImage:
         abort(400, description=f"{label.capitalize()} was not accepted: {error}.")
 
 
-def read_photo(game: Game, player: Player, decoded: DecodedImage) -> dict[str, Any]:
+def read_photo(player: Player, decoded: DecodedImage) -> dict[str, Any]:
     """What the photo shows of `player`'s window, with the annotated photo kept beside it, or an unread
     reading that says why; the photo itself is kept either way."""
-    try:
-        answer = _answer(player, decoded)
-        reading = sagrada_table.photo_reading(answer)
-    except (VisionError, sagrada_table.ReadingError) as error:
-        return _unread(f"The photo is kept, but it could not be read ({error}): type or tap in the window.")
-    except Exception:
-        # A fault inside the recognition models (an onnxruntime error, say) must not lose the upload: the
-        # photo is kept, the players type or tap the window, and the server log has the traceback.
-        current_app.logger.exception("the Sagrada photo reader failed")
-        return _unread("The photo is kept, but the photo reader failed on it: type or tap in the window.")
-    return _with_drawing(reading, answer)
+    read = _read(player, decoded)
+    if isinstance(read, str):
+        return _unread(f"The photo is kept, but {read}: type or tap in the window.")
+    return _with_drawing(*read)
 
 
 def read_photo_on_mat(player: Player, decoded: DecodedImage) -> dict[str, Any] | None:
     """What the photo shows of `player`'s window when it lies on their seat's printed mat, else None: the
     table camera watching every mat sends nothing for a player whose mat it does not see."""
+    read = _read(player, decoded)
+    if isinstance(read, str) or read[1].get("mat") != player.seat:
+        return None
+    return _with_drawing(*read)
+
+
+def _read(player: Player, decoded: DecodedImage) -> tuple[dict[str, Any], dict[str, Any]] | str:
+    """The checked reading of `player`'s window and the reader's answer it came from, or why there is none."""
     try:
         answer = _answer(player, decoded)
-        if answer.get("mat") != player.seat:
-            return None
-        reading = sagrada_table.photo_reading(answer)
-    except (VisionError, sagrada_table.ReadingError):
-        return None
+        return sagrada_table.photo_reading(answer), answer
+    except (VisionError, sagrada_table.ReadingError) as error:
+        return f"it could not be read ({error})"
     except Exception:
+        # A fault inside the recognition models (an onnxruntime error, say) must not lose the upload: the
+        # photo is kept, the players type or tap the window, and the server log has the traceback.
         current_app.logger.exception("the Sagrada photo reader failed")
-        return None
-    return _with_drawing(reading, answer)
+        return "the photo reader failed on it"
 
 
 def _answer(player: Player, decoded: DecodedImage) -> dict[str, Any]:
