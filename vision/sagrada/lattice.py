@@ -3,7 +3,9 @@
 A window card is a dark frame around light printed spaces (and the dice standing in them), split by thin
 dark grout. Each dark region of a card's size is a candidate outline: simplified to a quad, tried in its
 four turns, and aligned on the grout by matching the grid's layout (spaces light, grout and frame dark)
-against the photo (ECC image alignment, coarse in a shrunk copy, then fine in the full image). The layout
+against the photo (ECC image alignment, coarse in a shrunk copy, then fine in the full image). Where dice,
+light or a dark table bend that outline, the empty printed spaces still show as light squares in the
+dark grout: three or more on one lattice place the grid too, in every way a window can hold them. The layout
 is the same both ways up, so which end is row 1 is decided by the card's name strip: a dark band, wider
 than the frame, below row 4; the pattern match the caller runs over both turns has the last word. A fit
 that shows none of its inner grout is a ruled square on the table, not a card, and is dropped.
@@ -354,9 +356,17 @@ def _plausible(corners: FloatArray) -> bool:
     return bool(opposite.max() < 1.7 and 0.5 < across < 2.0)
 
 
-def _card_outlines(brightness: npt.NDArray[np.float32], min_grid_px: float) -> list[FloatArray]:
-    """Quads that may be a card's outline: dark regions (below fixed levels, or much darker than their
-    surroundings where light or glare lifts the frame) of a window's size, each simplified to four corners."""
+@dataclass(frozen=True)
+class _Contours:
+    """One dark mask's contours: `is_hole` marks those bounding a light hole in a dark region."""
+
+    contours: Sequence[npt.NDArray[np.int32]]
+    is_hole: npt.NDArray[np.bool_]
+
+
+def _dark_regions(brightness: npt.NDArray[np.float32], min_grid_px: float) -> list[_Contours]:
+    """The contours of the photo's dark regions (below fixed levels, or much darker than their surroundings
+    where light or glare lifts the frame), each mask's outer contours and their holes together."""
     height, width = brightness.shape
     reach = max(height, width) // 8 | 1
     surroundings = cv2.blur(brightness, (reach, reach))
@@ -364,17 +374,174 @@ def _card_outlines(brightness: npt.NDArray[np.float32], min_grid_px: float) -> l
     # Opened masks part a card from dark things it touches (a shadow, a dark object, a line on the table).
     opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(min_grid_px / 25) + 1,) * 2)
     masks += [cv2.morphologyEx(masks[0].astype(np.uint8), cv2.MORPH_OPEN, opening) > 0]
-    quads: list[FloatArray] = []
+    regions = []
     for dark in masks:
-        contours, _ = cv2.findContours(dark.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        for outline in contours:
-            if not min_grid_px**2 <= cv2.contourArea(outline) <= height * width / 2:
+        contours, hierarchy = cv2.findContours(dark.astype(np.uint8), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+        if hierarchy is not None:
+            regions.append(
+                _Contours(cast(Sequence[npt.NDArray[np.int32]], contours), hierarchy[0, :, 3] >= 0)
+            )
+    return regions
+
+
+def _card_outlines(regions: Sequence[_Contours], image_area: int, min_grid_px: float) -> list[FloatArray]:
+    """Quads that may be a card's outline: dark regions of a window's size, each simplified to four
+    corners."""
+    quads: list[FloatArray] = []
+    for region in regions:
+        for outline, hole in zip(region.contours, region.is_hole, strict=True):
+            if hole or not min_grid_px**2 <= cv2.contourArea(outline) <= image_area / 2:
                 continue
-            corners = _quad(cast(npt.NDArray[np.int32], outline))
+            corners = _quad(outline)
             side = float(np.linalg.norm(corners[1] - corners[0]))
             if _plausible(corners) and all(np.abs(corners - other).max() > 0.03 * side for other in quads):
                 quads.append(corners)
     return quads
+
+
+_SPACE_FOUND_SHARE = 0.8
+"""A printed space counts from this share of the smallest space a window may show (seen at a slant)."""
+_SOLID_SPACE = 0.85
+"""Share of its convex hull a printed space's outline must fill (a die's top or a pip left in a space
+bites into it)."""
+_SQUARE_SIDES = 1.6
+"""Most a space's longest side may exceed its shortest, seen at a slant."""
+_SPACE_IN_GRID = np.array(
+    [[GROUT, GROUT], [GROUT + SPACE, GROUT], [GROUT + SPACE, GROUT + SPACE], [GROUT, GROUT + SPACE]]
+)
+"""r1c1's printed space in grid coordinates."""
+_SPACE_CENTRE = GROUT + SPACE / 2
+_MIN_SPACES = 3
+"""Fewest printed spaces in a lattice before it is worth a guess (two light squares are too often a
+chequered cloth or a ruled drawing)."""
+_ON_LATTICE = 0.2
+"""How far (in spaces) a square's centre may lie from a lattice's space to belong to it."""
+
+
+def _printed_spaces(regions: Sequence[_Contours], image_area: int, min_space_px: float) -> FloatArray:
+    """Corners (N, 4, 2), clockwise, of light squares enclosed by dark: a card's empty printed spaces seen
+    between its grout, wherever dice or light hide its outline. Each square once, however many masks show
+    it."""
+    squares: list[FloatArray] = []
+    for region in regions:
+        for outline, hole in zip(region.contours, region.is_hole, strict=True):
+            if not hole:
+                continue
+            area = cv2.contourArea(outline)
+            if not min_space_px**2 <= area <= image_area / 40:
+                continue
+            hull = cv2.convexHull(outline)
+            if area < _SOLID_SPACE * cv2.contourArea(hull):
+                continue
+            corners = cv2.approxPolyDP(hull, 0.06 * cv2.arcLength(hull, True), True).reshape(-1, 2)
+            if len(corners) == 4:
+                squares.append(corners.astype(np.float64))
+    if not squares:
+        return np.zeros((0, 4, 2))
+    quads = np.array(squares)
+    edges = quads[:, _NEXT] - quads
+    turning = edges[:, 0, 0] * edges[:, 1, 1] - edges[:, 0, 1] * edges[:, 1, 0]
+    quads[turning < 0] = quads[turning < 0, ::-1]
+    lengths = np.linalg.norm(edges, axis=2)
+    quads = quads[lengths.max(axis=1) <= _SQUARE_SIDES * lengths.min(axis=1)]
+    centres, sides = quads.mean(axis=1), np.linalg.norm(quads[:, _NEXT] - quads, axis=2).mean(axis=1)
+    distances = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    earlier_twin = np.tril(distances < 0.2 * sides[:, None], k=-1).any(axis=1)
+    return cast(FloatArray, quads[~earlier_twin])
+
+
+def _space_lattices(spaces: FloatArray) -> list[tuple[FloatArray, npt.NDArray[np.int64]]]:
+    """Groups of printed spaces that lie on one lattice: for each, the homography from grid coordinates
+    (with the group's largest space as r1c1) to the image, and each member's column and row offsets.
+
+    A space's four corners already give a homography; the others it predicts within a fifth of a space
+    join, and the homography is fitted again to all their corners. Spaces of another size are left to another
+    group; a group spanning more than a window's spaces is no window."""
+    if len(spaces) < _MIN_SPACES:
+        return []
+    centres = spaces.mean(axis=1)
+    sides = np.linalg.norm(spaces[:, _NEXT] - spaces, axis=2).mean(axis=1)
+    alike = (sides[None] > sides[:, None] / _SQUARE_SIDES) & (sides[None] < sides[:, None] * _SQUARE_SIDES)
+    seeds_to_image = np.array(
+        [
+            cv2.getPerspectiveTransform(_SPACE_IN_GRID.astype(np.float32), space.astype(np.float32))
+            for space in spaces
+        ]
+    )
+    # Every space's lattice at once: the few seeds with enough spaces on theirs are worth refitting.
+    first_members = _on_lattice(_lattice_positions(np.linalg.inv(seeds_to_image), centres)) & alike
+    unclaimed = np.ones(len(spaces), bool)
+    lattices: list[tuple[FloatArray, npt.NDArray[np.int64]]] = []
+    for seed in np.argsort(-sides):
+        if not unclaimed[seed] or np.count_nonzero(first_members[seed] & unclaimed) < _MIN_SPACES:
+            continue
+        grid_to_image = seeds_to_image[seed].astype(np.float64)
+        members = np.zeros(0, np.int64)
+        for _ in range(3):
+            at = _lattice_positions(_inverse(grid_to_image)[None], centres)[0]
+            joining = np.flatnonzero(_on_lattice(at) & alike[seed] & unclaimed)
+            if len(joining) < _MIN_SPACES or np.array_equal(joining, members):
+                break
+            members = joining
+            grid = (_SPACE_IN_GRID[None] + np.round(at[members, None]) * PITCH).reshape(-1, 2)
+            refitted, _ = cv2.findHomography(grid, spaces[members].reshape(-1, 2))
+            if refitted is None:
+                break
+            grid_to_image = np.asarray(refitted, np.float64)
+        if len(members) < _MIN_SPACES:
+            continue
+        # A space joins one group: a group wider than a window (a chequered cloth) is not tried again from
+        # each of its squares.
+        unclaimed[members] = False
+        offsets = np.round(_lattice_positions(_inverse(grid_to_image)[None], centres[members])[0]).astype(
+            np.int64
+        )
+        span = offsets.max(axis=0) - offsets.min(axis=0)
+        if min(span) < ROWS and max(span) < COLS:
+            lattices.append((grid_to_image, offsets))
+    return lattices
+
+
+def _lattice_positions(images_to_grid: FloatArray, centres: FloatArray) -> FloatArray:
+    """(S, N, 2): where each of N image points lies on each of S lattices (homographies from the image to
+    grid coordinates), in spaces from r1c1's centre."""
+    homogeneous = np.column_stack((centres, np.ones(len(centres))))
+    mapped = np.einsum("sij,nj->sni", images_to_grid, homogeneous)
+    return cast(FloatArray, (mapped[..., :2] / mapped[..., 2:] - _SPACE_CENTRE) / PITCH)
+
+
+def _on_lattice(positions: FloatArray) -> npt.NDArray[np.bool_]:
+    """Which positions (in spaces) lie on a space of the lattice, within a window's reach of r1c1."""
+    nearest = np.round(positions)
+    return cast(
+        npt.NDArray[np.bool_],
+        (np.abs(positions - nearest).max(axis=-1) < _ON_LATTICE) & (np.abs(nearest).max(axis=-1) < COLS),
+    )
+
+
+def _inverse(homography: FloatArray) -> FloatArray:
+    return cast(FloatArray, np.linalg.inv(homography))
+
+
+def _placements(grid_to_image: FloatArray, offsets: npt.NDArray[np.int64]) -> list[FloatArray]:
+    """Every way a window's grid can hold a group of spaces at `offsets` (columns, rows): shifted so they
+    fall within its 5x4 spaces, with the group's columns as the window's columns or (turned a quarter) as
+    its rows."""
+    (first_col, first_row), (last_col, last_row) = offsets.min(axis=0), offsets.max(axis=0)
+    options = []
+    for col in range(last_col - COLS + 1, first_col + 1):
+        for row in range(last_row - ROWS + 1, first_row + 1):
+            options.append(
+                grid_to_image @ np.array([[1.0, 0, col * PITCH], [0, 1.0, row * PITCH], [0, 0, 1.0]])
+            )
+    # A quarter turn: the window's column c, row r is the group's column -(r + row), row c + col.
+    for col in range(last_row - COLS + 1, first_row + 1):
+        for row in range(-first_col - ROWS + 1, -last_col + 1):
+            options.append(
+                grid_to_image
+                @ np.array([[0, -1.0, 2 * _SPACE_CENTRE - row * PITCH], [1.0, 0, col * PITCH], [0, 0, 1.0]])
+            )
+    return options
 
 
 def _overlap(quad: FloatArray, other: FloatArray) -> bool:
@@ -428,16 +595,22 @@ def _windows_in(
     the layout, or where the photo's edge cuts the outline); the best guesses are aligned on the grout, a
     place at a time, until one holds there.
     """
-    guesses = []
-    for outline in _card_outlines(brightness, min_grid_px):
-        tried = _guesses(brightness, outline)
-        if max(match for match, _, _ in tried) < MIN_LAYOUT_MATCH or _at_edge(outline, brightness.shape):
-            tried += [
+    regions = _dark_regions(brightness, min_grid_px)
+    tried = []
+    for outline in _card_outlines(regions, brightness.size, min_grid_px):
+        turns = _guesses(brightness, outline)
+        if max(match for match, _, _ in turns) < MIN_LAYOUT_MATCH or _at_edge(outline, brightness.shape):
+            turns += [
                 guess for completed in _completions(outline) for guess in _guesses(brightness, completed)
             ]
-        guesses += [
-            guess for guess in tried if guess[0] >= _MIN_GUESS_MATCH and _wide_enough(guess, min_grid_px)
-        ]
+        tried += turns
+    min_space_px = _SPACE_FOUND_SHARE * min_grid_px * SPACE / GRID_WIDTH
+    for grid_to_image, offsets in _space_lattices(_printed_spaces(regions, brightness.size, min_space_px)):
+        for placed in _placements(grid_to_image, offsets):
+            grid = project(placed, _GRID_CORNERS)
+            if _plausible(grid):
+                tried.append((_COARSE.match(brightness, placed), placed, grid))
+    guesses = [guess for guess in tried if guess[0] >= _MIN_GUESS_MATCH and _wide_enough(guess, min_grid_px)]
     found: list[tuple[float, FloatArray, FloatArray]] = []
     alignments = 0
     waiting = sorted(guesses, key=lambda guess: -guess[0])
