@@ -592,8 +592,9 @@ def _windows_in(
     """(layout match, grid_to_image, outline) of each window found.
 
     Every candidate outline is tried in its four turns (and with one corner completed where none matches
-    the layout, or where the photo's edge cuts the outline); the best guesses are aligned on the grout, a
-    place at a time, until one holds there.
+    the layout, or where the photo's edge cuts the outline), and every lattice of printed spaces in each
+    placement a window allows (its own grid standing for the outline, which then says nothing of which end
+    is row 1); the best guesses are aligned on the grout, a place at a time, until one holds there.
     """
     regions = _dark_regions(brightness, min_grid_px)
     tried = []
