@@ -418,17 +418,17 @@ _ON_LATTICE = 0.2
 """How far (in spaces) a square's centre may lie from a lattice's space to belong to it."""
 
 
-def _printed_spaces(regions: Sequence[_Contours], image_area: int, min_space_px: float) -> FloatArray:
-    """Corners (N, 4, 2), clockwise, of light squares enclosed by dark: a card's empty printed spaces seen
-    between its grout, wherever dice or light hide its outline. Each square once, however many masks show
-    it."""
+def _printed_spaces(regions: Sequence[_Contours], min_space_px: float, max_space_px: float) -> FloatArray:
+    """Corners (N, 4, 2), clockwise, of light squares enclosed by dark, `min_space_px` to `max_space_px`
+    a side: a card's empty printed spaces seen between its grout, wherever dice or light hide its outline.
+    Each square once, however many masks show it."""
     squares: list[FloatArray] = []
     for region in regions:
         for outline, hole in zip(region.contours, region.is_hole, strict=True):
             if not hole:
                 continue
             area = cv2.contourArea(outline)
-            if not min_space_px**2 <= area <= image_area / 40:
+            if not min_space_px**2 <= area <= max_space_px**2:
                 continue
             hull = cv2.convexHull(outline)
             if area < _SOLID_SPACE * cv2.contourArea(hull):
@@ -605,8 +605,10 @@ def _windows_in(
                 guess for completed in _completions(outline) for guess in _guesses(brightness, completed)
             ]
         tried += turns
+    # From the smallest space a window may show to the largest: a window as wide as the photo.
     min_space_px = _SPACE_FOUND_SHARE * min_grid_px * SPACE / GRID_WIDTH
-    for grid_to_image, offsets in _space_lattices(_printed_spaces(regions, brightness.size, min_space_px)):
+    max_space_px = max(brightness.shape) * SPACE / GRID_WIDTH
+    for grid_to_image, offsets in _space_lattices(_printed_spaces(regions, min_space_px, max_space_px)):
         for placed in _placements(grid_to_image, offsets):
             grid = project(placed, _GRID_CORNERS)
             if _plausible(grid):
