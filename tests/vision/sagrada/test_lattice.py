@@ -10,8 +10,10 @@ import pytest
 from vision.sagrada.lattice import (
     COLS,
     GRID_WIDTH,
+    GROUT,
     PITCH,
     ROWS,
+    SPACE,
     WindowLattice,
     _placements,
     _space_lattices,
@@ -146,9 +148,9 @@ def test_a_card_s_twenty_spaces_make_one_lattice() -> None:
             square = np.array(
                 [
                     [x0, y0],
-                    [x0 + 1.14 * scale, y0],
-                    [x0 + 1.14 * scale, y0 + 1.14 * scale],
-                    [x0, y0 + 1.14 * scale],
+                    [x0 + SPACE * scale, y0],
+                    [x0 + SPACE * scale, y0 + SPACE * scale],
+                    [x0, y0 + SPACE * scale],
                 ]
             )
             squares.append(square)
@@ -157,7 +159,7 @@ def test_a_card_s_twenty_spaces_make_one_lattice() -> None:
     grid_to_image, offsets = lattices[0]
     assert len(offsets) == ROWS * COLS
     assert tuple(offsets.max(axis=0) - offsets.min(axis=0)) == (COLS - 1, ROWS - 1)
-    corners = project(grid_to_image, 0.1 + offsets * PITCH)
+    corners = project(grid_to_image, GROUT + offsets * PITCH)
     assert np.abs(corners - np.array(squares)[:, 0]).max() < 0.5
 
 
@@ -166,7 +168,7 @@ def test_a_card_s_twenty_spaces_make_one_lattice() -> None:
 )
 def test_every_placement_puts_the_group_on_the_window_s_spaces(offsets: list[tuple[int, int]]) -> None:
     group = np.array(offsets, np.int64)
-    centre = 0.1 + 1.14 / 2
+    centre = GROUT + SPACE / 2
     in_group = centre + group * PITCH
     placements = _placements(np.eye(3), group)
     for grid_to_group in placements:
