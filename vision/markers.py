@@ -235,6 +235,17 @@ def _pose(
     return np.asarray(rotation, np.float64), np.asarray(translation, np.float64).ravel()
 
 
+PRINT_DPI = (30, 1200)
+"""The print resolutions a mat is drawn at: coarser loses the markers' cells, finer only grows the file."""
+
+
+def print_scale(dpi: float) -> float:
+    """Pixels per millimetre of a mat printed at `dpi`; ValueError outside PRINT_DPI."""
+    if not PRINT_DPI[0] <= dpi <= PRINT_DPI[1]:
+        raise ValueError(f"print resolution must be {PRINT_DPI[0]}-{PRINT_DPI[1]} dpi, got {dpi}")
+    return dpi / MM_PER_INCH
+
+
 def draw_markers(image: BGRImage, markers: Sequence[Marker], px_per_unit: float) -> None:
     """Print each marker (its black square, one bit of border) into the drawn mat `image`."""
     dictionary = aruco_dictionary()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from vision.markers import pdf_bytes, png_bytes
+from vision.markers import PRINT_DPI, pdf_bytes, png_bytes
 from vision.runbuster.mat import Paper
 from vision.runbuster.printable import SCALE_BAR, mat_image
 from vision.sagrada.mat import SEATS, SHEET_MM
@@ -26,7 +26,7 @@ def mat() -> None:
     "--format", "file_format", type=click.Choice(FORMATS), help="png or pdf (default: from --out, else png)."
 )
 @click.option("--paper", type=click.Choice(["a3", "a4"]), default="a3", show_default=True)
-@click.option("--dpi", type=click.IntRange(30, 1200), default=300, show_default=True)
+@click.option("--dpi", type=click.IntRange(*PRINT_DPI), default=300, show_default=True)
 def runbuster_mat(out: Path | None, file_format: str | None, paper: str, dpi: int) -> None:
     """The Run Buster mat: a hand zone and a roll zone for each player, six corner markers."""
     file_format = _chosen_format(out, file_format)
@@ -49,7 +49,7 @@ def runbuster_mat(out: Path | None, file_format: str | None, paper: str, dpi: in
 @click.option(
     "--format", "file_format", type=click.Choice(FORMATS), help="png or pdf (default: from --out, else png)."
 )
-@click.option("--dpi", type=click.IntRange(30, 1200), default=300, show_default=True)
+@click.option("--dpi", type=click.IntRange(*PRINT_DPI), default=300, show_default=True)
 def sagrada_mat(seat: int, out: Path | None, file_format: str | None, dpi: int) -> None:
     """A Sagrada window mat: the outline a window card lies in, four markers round it. Each seat has its
     own markers, so one photo can hold every player's mat."""

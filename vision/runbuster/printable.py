@@ -7,7 +7,7 @@ from typing import cast
 import cv2
 import numpy as np
 
-from vision.markers import MM_PER_INCH, BGRImage, draw_markers
+from vision.markers import BGRImage, draw_markers, print_scale
 from vision.runbuster.mat import (
     MARKERS,
     MAT_HEIGHT,
@@ -106,6 +106,4 @@ def _draw_title(image: BGRImage, px_per_unit: float) -> None:
 
 def mat_image(paper: Paper, dpi: float) -> BGRImage:
     """The mat drawn for `paper` at `dpi` dots per inch."""
-    if not 30 <= dpi <= 1200:
-        raise ValueError(f"print resolution must be 30-1200 dpi, got {dpi}")
-    return draw_mat(dpi / MM_PER_INCH * paper.scale)
+    return draw_mat(print_scale(dpi) * paper.scale)

@@ -20,7 +20,6 @@ import numpy as np
 
 from vision.markers import (
     MIN_MARKERS,
-    MM_PER_INCH,
     BGRImage,
     FloatArray,
     Marker,
@@ -29,6 +28,7 @@ from vision.markers import (
     draw_markers,
     find_markers,
     locate,
+    print_scale,
 )
 from vision.sagrada.lattice import (
     CARD_HEIGHT,
@@ -175,6 +175,4 @@ def _at(x: float, y: float, px_per_mm: float) -> tuple[int, int]:
 
 def mat_image(seat: int, dpi: float) -> BGRImage:
     """Seat `seat`'s mat drawn at `dpi` dots per inch."""
-    if not 30 <= dpi <= 1200:
-        raise ValueError(f"print resolution must be 30-1200 dpi, got {dpi}")
-    return draw_mat(seat, dpi / MM_PER_INCH)
+    return draw_mat(seat, print_scale(dpi))

@@ -21,6 +21,7 @@ from vision.sagrada.mat import (
     SHEET_MM,
     draw_mat,
     find_mat_windows,
+    mat_image,
     mat_markers,
 )
 from vision.sagrada.reader import SagradaReader
@@ -106,6 +107,12 @@ def test_a_mat_without_a_card_holds_no_window() -> None:
 
 def test_a_photo_without_mats_has_no_mat_windows(scenes: list[WindowScene]) -> None:
     assert [find_mat_windows(scene.image) for scene in scenes[:3]] == [[], [], []]
+
+
+def test_a_mat_is_drawn_at_print_resolutions_only() -> None:
+    assert mat_image(1, 60).shape[:2] == (round(210 / 25.4 * 60), round(297 / 25.4 * 60))
+    with pytest.raises(ValueError, match="30-1200 dpi"):
+        mat_image(1, 5000)
 
 
 def test_the_mat_probability_is_checked() -> None:
