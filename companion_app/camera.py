@@ -195,9 +195,9 @@ def attach(app: Flask, camera: TableCamera) -> None:
 
 
 @bp.app_context_processor
-def camera_state() -> dict[str, TableCamera | None]:
+def camera_state() -> dict[str, TableCamera | str | None]:
     """Pages show the camera's controls only when the server has one."""
-    return {"table_camera": table_camera(current_app)}
+    return {"table_camera": table_camera(current_app), "every_mat": Aim.EVERY_MAT}
 
 
 @bp.post("/camera")
