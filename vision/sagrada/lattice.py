@@ -310,7 +310,7 @@ def _name_strip_margin(
     level = float(np.median(_sample(brightness, grid_to_image, _FRAME_RING))) + 25
     below = float(np.mean(_sample(brightness, grid_to_image, _NAME_STRIP) < level))
     above = float(np.mean(_sample(brightness, grid_to_image, _OPPOSITE_STRIP) < level))
-    in_grid = project(cast(FloatArray, np.linalg.inv(grid_to_image)), outline)
+    in_grid = project(_inverse(grid_to_image), outline)
     left, top = -in_grid.min(axis=0)
     right, bottom = in_grid.max(axis=0) - (GRID_WIDTH, GRID_HEIGHT)
     if max(abs(left - FRAME), abs(right - FRAME)) < 0.25 and min(top, bottom) > 0:
@@ -611,9 +611,12 @@ def _windows_in(
     for grid_to_image, offsets in _space_lattices(_printed_spaces(regions, min_space_px, max_space_px)):
         for placed in _placements(grid_to_image, offsets):
             grid = project(placed, _GRID_CORNERS)
-            if _plausible(grid):
+            # Only a grid a window could be is worth the layout match.
+            if _plausible(grid) and _wide_enough(placed, min_grid_px):
                 tried.append((_COARSE.match(brightness, placed), placed, grid))
-    guesses = [guess for guess in tried if guess[0] >= _MIN_GUESS_MATCH and _wide_enough(guess, min_grid_px)]
+    guesses = [
+        guess for guess in tried if guess[0] >= _MIN_GUESS_MATCH and _wide_enough(guess[1], min_grid_px)
+    ]
     found: list[tuple[float, FloatArray, FloatArray]] = []
     alignments = 0
     waiting = sorted(guesses, key=lambda guess: -guess[0])
@@ -652,10 +655,10 @@ def _windows_in(
     return found
 
 
-def _wide_enough(guess: tuple[float, FloatArray, FloatArray], min_grid_px: float) -> bool:
-    """Whether a guess's grid is as wide as a window must be: the alignment moves a grid, it hardly
+def _wide_enough(grid_to_image: FloatArray, min_grid_px: float) -> bool:
+    """Whether a guessed grid is as wide as a window must be: the alignment moves a grid, it hardly
     grows it, and a small dark patch (a space, a die) fits the layout well at its own small size."""
-    corners = project(guess[1], _GRID_CORNERS)
+    corners = project(grid_to_image, _GRID_CORNERS)
     return float(np.linalg.norm(corners[1] - corners[0])) >= min_grid_px
 
 
