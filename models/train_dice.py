@@ -26,8 +26,10 @@ from models.dice_nets import DiceDetectorNet, DiceReaderNet
 from vision.colors import COLOR_SETS
 from vision.detect import DETECTOR_MODEL, DETECTOR_STRIDE, DetectorSettings, DiceDetector
 from vision.evaluation import box_iou, load_labelled_photos, match_boxes, read_split, score_photo, summarise
+from vision.markers import MatNotFound
 from vision.read import (
     COLOR_CLASSES,
+    CROP_MARGIN,
     NOT_A_DIE,
     READER_INPUT_SIZE,
     READER_MODEL,
@@ -37,7 +39,22 @@ from vision.read import (
     white_balance_gains,
 )
 from vision.recognizer import DiceRecognizer
+from vision.runbuster.locate import locate_mat
+from vision.runbuster.mat import Paper
+from vision.runbuster.topdown import VIEW_SCALE, view_to_photo
+from vision.runbuster.zones import FACE_BOXES, MatViews
+from vision.sagrada.cells import (
+    DIE_TOP,
+    PX_PER_UNIT,
+    READER_CUT,
+    READER_ZOOM,
+    flatten,
+    image_to_flat,
+    space_centres,
+)
+from vision.sagrada.lattice import GRID_HEIGHT, GRID_WIDTH, WindowLattice
 from vision.synth.dice import PIP_LAYOUTS
+from vision.synth.sagrada import RenderedWindow
 from vision.synth.scene import RenderedDie
 
 REPOSITORY = Path(__file__).resolve().parent.parent
@@ -105,13 +122,29 @@ class TrainingScene:
     """64x64 copy, from which the white balance under each random colour cast is computed cheaply."""
     negatives: tuple[Box, ...] = ()
     """Boxes on no die (the trained detector's false alarms, random background): "not a die" examples."""
+    cut_as_read: bool = False
+    """The dice's boxes are the cuts a game's reader makes at run time in a flat view of the table (Run
+    Buster's top faces, Sagrada's spaces), not the detector's: the reader trains on those cuts alone."""
 
 
-def training_scene(image: Image, dice: tuple[TrainingDie, ...]) -> TrainingScene:
-    return TrainingScene(image, dice, cv2.resize(image, (64, 64), interpolation=cv2.INTER_AREA))
+def training_scene(
+    image: Image, dice: tuple[TrainingDie, ...], balanced_from: Image | None = None, cut_as_read: bool = False
+) -> TrainingScene:
+    """A scene whose white balance is measured on `balanced_from` (the image itself by default)."""
+    thumbnail = cv2.resize(
+        image if balanced_from is None else balanced_from, (64, 64), interpolation=cv2.INTER_AREA
+    )
+    return TrainingScene(image, dice, thumbnail, cut_as_read=cut_as_read)
 
 
-SCENE_KINDS = ("table", "steep table", "run buster mat", "sagrada window")
+SCENE_KINDS = (
+    "table",
+    "steep table",
+    "run buster mat",
+    "sagrada window",
+    "run buster top view",
+    "sagrada flat view",
+)
 """Kinds of the reader's extra scenes: `varied_training_scene` renders each."""
 
 
@@ -121,7 +154,7 @@ class TrainingPlan:
     """Table scenes both networks train on (the detector on these alone)."""
     reader_scenes: int = 900
     """Further scenes for the reader only, of the kinds in `reader_scene_shares`."""
-    reader_scene_shares: tuple[float, ...] = (0.7, 0.12, 0.1, 0.08)
+    reader_scene_shares: tuple[float, ...] = (0.6, 0.12, 0.06, 0.06, 0.08, 0.08)
     """Share of each of SCENE_KINDS among the reader's extra scenes."""
     detector_steps: int = 5000
     detector_batch: int = 8
@@ -192,14 +225,17 @@ def varied_training_scene(kind: str, rng: np.random.Generator) -> TrainingScene:
     if kind in ("table", "steep table"):
         scene = render_scene(looks, rng)
         image, labels = scene.image, scene.dice
-    elif kind == "run buster mat":
+    elif kind in ("run buster mat", "run buster top view"):
         # At the mat's own photo size: the sheet fills most of the picture, its dice are 20-40 px.
         mat_looks = dataclasses.replace(
             looks, width=1280, height=960, marbled_probability=0.0, motion_blur_probability=0.0
         )
-        mat = render_mat_scene(MatSceneConfig(scene=mat_looks), rng)
+        config = MatSceneConfig(scene=mat_looks)
+        mat = render_mat_scene(config, rng)
         image, labels = mat.image, [d.die for d in mat.dice]
-    elif kind == "sagrada window":
+        if kind == "run buster top view":
+            return top_view_scene(image, labels, config.paper, rng)
+    elif kind in ("sagrada window", "sagrada flat view"):
         window_looks = dataclasses.replace(
             looks, colors=COLOR_SETS["sagrada"], translucent_probability=0.9, marbled_probability=0.0
         )
@@ -207,11 +243,62 @@ def varied_training_scene(kind: str, rng: np.random.Generator) -> TrainingScene:
             SagradaConfig(scene=window_looks, window_px=(160.0, 0.6 * min(width, height))), rng
         )
         image = windows.image
+        if kind == "sagrada flat view" and windows.windows:
+            return flat_window_scene(image, windows.windows[0])
         labels = [d for w in windows.windows for d in w.dice if d is not None] + list(windows.loose_dice)
     else:
         raise ValueError(f"unknown scene kind {kind!r}; the kinds are {SCENE_KINDS}")
     dice = tuple(rendered_training_die(d) for d in labels if d.visible_fraction >= 0.4)
     return training_scene(image, dice)
+
+
+def top_view_scene(
+    photo: Image, labels: Sequence[RenderedDie], paper: Paper, rng: np.random.Generator
+) -> TrainingScene:
+    """A Run Buster mat's photo as its reader sees it: the view at the dice's tops (`vision.runbuster`),
+    each die's box one of the reader's boxes round its top face. The mat is found as at run time; a
+    photo whose markers are not found is kept as it is."""
+    try:
+        location = locate_mat(photo)
+    except MatNotFound:
+        return training_scene(
+            photo, tuple(rendered_training_die(d) for d in labels if d.visible_fraction >= 0.4)
+        )
+    views = MatViews.of(photo, location, paper)
+    photo_to_view = np.linalg.inv(view_to_photo(location, views.edge))
+    face_side = views.edge * VIEW_SCALE
+    dice = []
+    for die in labels:
+        if die.visible_fraction < 0.4:
+            continue
+        face = cv2.perspectiveTransform(die.top_face.reshape(1, -1, 2).astype(np.float64), photo_to_view)[0]
+        half = float(rng.choice(FACE_BOXES)) * face_side / 2
+        (x, y), pips = face.mean(axis=0), top_face_pips(face.astype(np.float32), die.value)
+        box = (float(x - half), float(y - half), float(x + half), float(y + half))
+        dice.append(TrainingDie(box, die.value, die.color, die.visible_fraction >= 0.8, pips=pips))
+    return training_scene(views.tops, tuple(dice), cut_as_read=True)
+
+
+def flat_window_scene(photo: Image, window: RenderedWindow) -> TrainingScene:
+    """A Sagrada window as the dice reader sees it in `vision.sagrada.cells`: the flat view at the dice's
+    tops, each die's box the cut round its space's centre, white-balanced from the whole photo."""
+    grid = np.array([[0, 0], [GRID_WIDTH, 0], [GRID_WIDTH, GRID_HEIGHT], [0, GRID_HEIGHT]], np.float32)
+    grid_to_image = cv2.getPerspectiveTransform(grid, window.corners.astype(np.float32)).astype(np.float64)
+    lattice = WindowLattice(grid_to_image, 1.0, 1.0)
+    height, width = photo.shape[:2]
+    to_flat = np.diag([READER_ZOOM, READER_ZOOM, 1.0]) @ image_to_flat(lattice, DIE_TOP, width, height)
+    # crop_die cuts its box and a margin: the box is the reader's cut less that margin.
+    half = READER_CUT * PX_PER_UNIT * READER_ZOOM / CROP_MARGIN / 2
+    dice = []
+    for die, (x, y) in zip(window.dice, space_centres(READER_ZOOM), strict=True):
+        if die is None or die.visible_fraction < 0.4:
+            continue
+        face = cv2.perspectiveTransform(die.top_face.reshape(1, -1, 2).astype(np.float64), to_flat)[0]
+        box = (float(x - half), float(y - half), float(x + half), float(y + half))
+        pips = top_face_pips(face.astype(np.float32), die.value)
+        dice.append(TrainingDie(box, die.value, die.color, die.visible_fraction >= 0.8, pips=pips))
+    flat = flatten(photo, lattice, DIE_TOP, READER_ZOOM)
+    return training_scene(flat, tuple(dice), balanced_from=photo, cut_as_read=True)
 
 
 def reader_training_scenes(plan: TrainingPlan, rng: np.random.Generator) -> list[TrainingScene]:
@@ -393,7 +480,7 @@ def mine_detections(
     for scene in scenes:
         dice_boxes = [d.box for d in scene.dice]
         found = [c.box for c in detector.find(scene.image)]
-        detected = dict(match_boxes(dice_boxes, found))
+        detected = {} if scene.cut_as_read else dict(match_boxes(dice_boxes, found))
         dice = tuple(
             dataclasses.replace(die, detected_box=found[detected[index]]) if index in detected else die
             for index, die in enumerate(scene.dice)

@@ -18,9 +18,15 @@ from models.train_dice import (
     reader_sample,
     top_face_pips,
     training_scene,
+    varied_training_scene,
 )
 from vision.detect import DETECTOR_STRIDE, DetectorSettings, heatmap_peaks
+from vision.read import crop_die
 from vision.recognizer import DiceRecognizer
+from vision.runbuster.mat import DIE_EDGE, Paper
+from vision.runbuster.topdown import VIEW_SCALE
+from vision.runbuster.zones import FACE_BOXES
+from vision.sagrada.cells import READER_ZOOM, reader_cuts, space_centres
 
 
 def test_detector_targets_decode_to_the_same_boxes_at_run_time() -> None:
@@ -87,3 +93,30 @@ def test_the_seed_decides_the_reader_a_run_exports(tmp_path: Path) -> None:
     first = reader_from(7, "first.onnx")
     assert reader_from(7, "again.onnx") == first
     assert reader_from(8, "other.onnx") != first
+
+
+def test_sagrada_flat_view_dice_are_cut_as_the_space_reader_cuts_them() -> None:
+    scene = varied_training_scene("sagrada flat view", np.random.default_rng(11))
+    assert scene.cut_as_read and scene.dice
+    centres = space_centres(READER_ZOOM)
+    unit = np.ones(3, np.float32)
+    for die in scene.dice:
+        x0, y0, x1, y1 = die.box
+        space = int(np.argmin(np.linalg.norm(centres - ((x0 + x1) / 2, (y0 + y1) / 2), axis=1)))
+        (run_time,) = reader_cuts(scene.image, np.arange(len(centres)) == space, 48)
+        trained = crop_die(scene.image, die.box, unit, 48)
+        assert np.abs(trained.astype(int) - run_time.astype(int)).mean() < 4
+        pips = np.array(die.pips)
+        assert np.all((pips >= (x0, y0)) & (pips <= (x1, y1)))
+
+
+def test_run_buster_top_view_dice_are_boxed_round_their_top_faces() -> None:
+    scene = varied_training_scene("run buster top view", np.random.default_rng(12))
+    assert scene.cut_as_read and scene.dice
+    face_side = DIE_EDGE / Paper.A3.scale * VIEW_SCALE
+    for die in scene.dice:
+        x0, y0, x1, y1 = die.box
+        assert min(abs((x1 - x0) / face_side - share) for share in FACE_BOXES) < 1e-6
+        pips = np.array(die.pips)
+        assert np.all((pips >= (x0, y0)) & (pips <= (x1, y1)))
+        assert np.linalg.norm(pips.mean(axis=0) - ((x0 + x1) / 2, (y0 + y1) / 2)) < 0.15 * face_side

@@ -47,6 +47,15 @@ def mat_to_view(points: FloatArray) -> FloatArray:
     return (np.asarray(points, np.float64) - (VIEW_LEFT, VIEW_TOP)) * VIEW_SCALE
 
 
+def view_to_photo(location: MatLocation, height: float) -> FloatArray:
+    """The homography from a view's pixels to the photo's, for the plane `height` mat units above the
+    paper."""
+    view_to_mat_matrix = np.array(
+        [[1 / VIEW_SCALE, 0, VIEW_LEFT], [0, 1 / VIEW_SCALE, VIEW_TOP], [0, 0, 1]], np.float64
+    )
+    return location.plane_homography(height) @ view_to_mat_matrix
+
+
 SHRINK_ABOVE = 2.0
 """A photo showing the mat at more than this many times the view's scale is shrunk (by area) first, so
 the view samples it without aliasing."""
@@ -61,15 +70,12 @@ def plane_views(pixels: BGRImage, location: MatLocation, heights: Sequence[float
         size = (max(1, round(pixels.shape[1] * shrink)), max(1, round(pixels.shape[0] * shrink)))
         pixels = cast(BGRImage, cv2.resize(pixels, size, interpolation=cv2.INTER_AREA))
     photo_to_shrunk = np.diag([shrink, shrink, 1.0])
-    view_to_mat_matrix = np.array(
-        [[1 / VIEW_SCALE, 0, VIEW_LEFT], [0, 1 / VIEW_SCALE, VIEW_TOP], [0, 0, 1]], np.float64
-    )
     return [
         cast(
             BGRImage,
             cv2.warpPerspective(
                 pixels,
-                photo_to_shrunk @ location.plane_homography(height) @ view_to_mat_matrix,
+                photo_to_shrunk @ view_to_photo(location, height),
                 VIEW_SIZE,
                 flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                 borderMode=cv2.BORDER_REPLICATE,
