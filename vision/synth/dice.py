@@ -234,6 +234,12 @@ class Glare:
     strength: float
 
 
+GLARE_IN_PIPS = 0.15
+"""Share of a lamp's glare on a face that shows in its pips: a pip is a painted recess whose curved sides
+send the light elsewhere, so a highlight across the face leaves the pips standing out in it. (Glare drawn
+over the pips as over the face washed them out: dice no one could read.)"""
+
+
 def face_texture(
     look: DieLook,
     value: int | None,
@@ -269,6 +275,8 @@ def face_texture(
         gx = np.exp(-(((coords - glare.x) / glare.radius) ** 2))
         gy = np.exp(-(((coords - glare.y) / glare.radius) ** 2))
         highlight = np.float32(glare.strength) * np.outer(gy, gx)
+        if pips is not None:
+            highlight *= 1.0 - np.float32(1.0 - GLARE_IN_PIPS) * pips
         sheen = highlight if sheen is None else sheen + highlight
         if opacity is not None:
             opacity = np.maximum(opacity, np.minimum(highlight, 1.0))
