@@ -31,12 +31,12 @@ from vision.sagrada.cells import (
     CELL_CLASSES,
     CELL_MODEL,
     CROP_PX,
-    DIE_TOP,
+    CUT_CHANNELS,
+    PLANES,
     PrintedSpace,
-    cell_crops,
     class_index,
-    flatten,
     network_input,
+    space_cuts,
 )
 from vision.sagrada.lattice import GRID_HEIGHT, GRID_WIDTH, WindowLattice
 from vision.synth.sagrada import (
@@ -60,7 +60,9 @@ Labels = npt.NDArray[np.int64]
 
 
 class CellNet(nn.Module):
-    """A plain small CNN on a 40x40 cut of one space; logits over `CELL_CLASSES`."""
+    """A plain small CNN applied to each plane's 40x40 cut of one space (the same weights for both), the
+    two feature vectors side by side into one linear layer: logits over `CELL_CLASSES`. Each plane keeps
+    the whole network's eye for colour and pips, and the layer weighs one plane against the other."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -73,12 +75,12 @@ class CellNet(nn.Module):
             conv_bn_relu(64, 64),
             nn.AdaptiveAvgPool2d(1),
             nn.Flatten(),
-            nn.Dropout(0.1),
-            nn.Linear(64, len(CELL_CLASSES)),
         )
+        self.classify = nn.Sequential(nn.Dropout(0.1), nn.Linear(64 * len(PLANES), len(CELL_CLASSES)))
 
     def forward(self, pixels: torch.Tensor) -> torch.Tensor:
-        return self.features(pixels / 127.5 - 1.0)  # type: ignore[no-any-return]
+        planes = (pixels / 127.5 - 1.0).split(3, dim=1)
+        return self.classify(torch.cat([self.features(plane) for plane in planes], dim=1))  # type: ignore[no-any-return]
 
 
 def training_config(rng: np.random.Generator) -> SagradaConfig:
@@ -101,14 +103,14 @@ def window_samples(scene: WindowScene, rng: np.random.Generator, only_dice: bool
     crops, labels = [], []
     for window in scene.windows:
         pattern = official_patterns()[window.pattern]
-        cuts = cell_crops(flatten(scene.image, shaken_lattice(window, rng), DIE_TOP))
+        cuts = space_cuts(scene.image, shaken_lattice(window, rng))
         for cell, cut in zip(ALL_CELLS, cuts, strict=True):
             die = window.window[cell]
             if only_dice and die is None:
                 continue
             crops.append(cut)
             labels.append(class_index(die if die is not None else PrintedSpace.of(pattern.restriction(cell))))
-    return np.array(crops, np.uint8).reshape(-1, CROP_PX, CROP_PX, 3), np.array(labels, np.int64)
+    return np.array(crops, np.uint8).reshape(-1, CROP_PX, CROP_PX, CUT_CHANNELS), np.array(labels, np.int64)
 
 
 def training_crops() -> list[RealDieCrop]:
@@ -135,11 +137,13 @@ def rendered_samples(scenes: int, seed: int, real: Sequence[RealDieCrop]) -> tup
 
 
 def augment(crops: Crops, rng: np.random.Generator) -> Crops:
-    """Quarter turns (dice lie any way round), light and white-balance changes, a little noise."""
+    """Quarter turns (dice lie any way round), light and white-balance changes (the same in both planes of
+    a cut), a little noise."""
     turned = np.stack(
         [np.rot90(crop, int(k)) for crop, k in zip(crops, rng.integers(0, 4, len(crops)), strict=True)]
     )
-    gains = rng.uniform(0.75, 1.2, (len(crops), 1, 1, 1)) * rng.uniform(0.9, 1.1, (len(crops), 1, 1, 3))
+    balance = rng.uniform(0.9, 1.1, (len(crops), 1, 1, 3))
+    gains = rng.uniform(0.75, 1.2, (len(crops), 1, 1, 1)) * np.tile(balance, CUT_CHANNELS // 3)
     noisy = turned * gains + rng.normal(0, 3, turned.shape)
     return np.clip(noisy, 0, 255).astype(np.uint8)
 
@@ -214,7 +218,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"held-out rendered windows: {spaces:.2%} of spaces, {windows:.2%} of windows read right")
     torch.onnx.export(
         network,
-        (torch.zeros(1, 3, CROP_PX, CROP_PX),),
+        (torch.zeros(1, CUT_CHANNELS, CROP_PX, CROP_PX),),
         str(arguments.output),
         input_names=["pixels"],
         output_names=["logits"],

@@ -1,8 +1,12 @@
 """Read each space of a found window: empty (and what is printed there) or a die (its colour and value).
 
-The window is warped flat in the plane of the dice's top faces (seen from straight above, `PX_PER_UNIT`
-pixels per die edge), so a die seen at a slant is cut out around its face, and each space is cut out with
-a margin for a die standing off-centre. A small network trained on rendered windows
+The window is warped flat (seen from straight above, `PX_PER_UNIT` pixels per die edge) in two planes:
+that of the dice's top faces, where a die seen at a slant is cut out around its face, and that of the card,
+where an empty space shows its print in place. Each space is cut out of both with a margin for a die
+standing off-centre, the two cuts stacked as one six-channel image. A flat print lies at the same place in
+both; a raised face does not (the parallax grows with the camera's slant), which tells a printed value
+from a die, and a neighbour's side leaning into the top plane from a die standing there. A small network
+trained on rendered windows
 (`models/train_sagrada_cells.py`) sorts each cut into one of `CELL_CLASSES`: the 12 prints an empty space
 can show (plain, five colours, six values) and the 30 dice. One network for both questions means a printed
 value space is weighed against every die it could be mistaken for, and its probability row gives the
@@ -49,6 +53,9 @@ READER_CUT = 1.2
 """The side of the reader's cut round each space's centre, in die edges: a die and the reader's margin."""
 SECOND_OPINION_FROM = 0.2
 """Spaces whose die probability reaches this get the dice reader's opinion of the value."""
+PLANES = (DIE_TOP, 0.0)
+"""The planes each space is cut from, in die edges above the card, stacked channel-wise in this order."""
+CUT_CHANNELS = 3 * len(PLANES)
 _READER_COLORS = tuple(color.name.lower() for color in Color)
 _BORDER = 1.0
 """Die edges of card and table kept around the grid in the flat view, so edge spaces cut out whole."""
@@ -165,8 +172,14 @@ def cell_crops(flat: BGRImage) -> npt.NDArray[np.uint8]:
     return np.stack([flat[y : y + CROP_PX, x : x + CROP_PX] for x, y in cut_origins()])
 
 
+def space_cuts(image: BGRImage, lattice: WindowLattice) -> npt.NDArray[np.uint8]:
+    """The 20 spaces' cuts, row-major, each the `PLANES`' cuts stacked: 20 x `CROP_PX` x `CROP_PX` x
+    `CUT_CHANNELS`."""
+    return np.concatenate([cell_crops(flatten(image, lattice, height)) for height in PLANES], axis=3)
+
+
 def network_input(crops: npt.NDArray[np.uint8]) -> FloatArray:
-    """Nx40x40x3 BGR crops as the Nx3x40x40 float batch the network takes (0-255; it normalises)."""
+    """NxSxSxC crops as the NxCxSxS float batch the network takes (0-255; it normalises)."""
     return np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
 
 
@@ -187,7 +200,7 @@ class CellReader:
     def read(self, image: BGRImage, lattices: Sequence[WindowLattice]) -> list[tuple[SpaceReading, ...]]:
         if not lattices:
             return []
-        crops = np.concatenate([cell_crops(flatten(image, lattice, DIE_TOP)) for lattice in lattices])
+        crops = np.concatenate([space_cuts(image, lattice) for lattice in lattices])
         rows = self.classify(crops).reshape(len(lattices), len(ALL_CELLS), -1)
         if self._dice_reader is not None:
             rows = with_reader_values(self._dice_reader, image, lattices, rows)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -9,17 +10,20 @@ from engine.sagrada.window import ALL_CELLS, Color, Die, official_patterns
 from vision.sagrada.cells import (
     CELL_CLASSES,
     CROP_PX,
+    CUT_CHANNELS,
+    PLANES,
+    PX_PER_UNIT,
     CellReader,
     PrintedSpace,
     SpaceReading,
-    cell_crops,
     class_index,
-    flatten,
+    space_cuts,
     weigh_values,
 )
-from vision.synth.sagrada import WindowScene
+from vision.sagrada.lattice import GROUT, PITCH, SPACE
+from vision.synth.sagrada import WindowScene, render_window_scene
 
-from .conftest import needs_cell_model, true_lattice
+from .conftest import needs_cell_model, true_lattice, window_config
 
 
 def test_classes_cover_every_print_and_die_once() -> None:
@@ -40,10 +44,37 @@ def test_a_reading_sums_the_prints_into_empty() -> None:
     assert first_p == pytest.approx(0.6) and second_p == pytest.approx(0.4)
 
 
-def test_cuts_are_centred_on_their_spaces(scenes: list[WindowScene]) -> None:
+def test_each_space_is_cut_from_every_plane(scenes: list[WindowScene]) -> None:
     window = scenes[0].windows[0]
-    crops = cell_crops(flatten(scenes[0].image, true_lattice(window)))
-    assert crops.shape == (20, CROP_PX, CROP_PX, 3)
+    crops = space_cuts(scenes[0].image, true_lattice(window))
+    assert crops.shape == (20, CROP_PX, CROP_PX, CUT_CHANNELS) == (20, CROP_PX, CROP_PX, 3 * len(PLANES))
+
+
+def test_an_empty_windows_print_moves_between_the_planes_by_their_parallax() -> None:
+    """The card plane's cut shows a space's print in place, the dice-top plane's shows it moved as far as
+    a point of the card seen through the top plane moves: what tells a flat print from a raised face.
+    Measured by phase correlation on the spaces whose print gives it something to lock on to."""
+    agree = measured = slanted = 0
+    taper = cv2.createHanningWindow((CROP_PX, CROP_PX), cv2.CV_32F)
+    for seed in range(6):
+        scene = render_window_scene(window_config((0.0, 0.0)), np.random.default_rng(9100 + seed))
+        lattice = true_lattice(scene.windows[0])
+        height, width = scene.image.shape[:2]
+        top_to_image = lattice.raised(PLANES[0], width, height)
+        grey = space_cuts(scene.image, lattice).reshape(20, CROP_PX, CROP_PX, len(PLANES), 3).mean(axis=4)
+        for cell, cut in zip(ALL_CELLS, grey.astype(np.float32), strict=True):
+            card = np.array([[[cell.col * PITCH + GROUT + SPACE / 2, cell.row * PITCH + GROUT + SPACE / 2]]])
+            seen = cv2.perspectiveTransform(card, lattice.grid_to_image)
+            on_top = cv2.perspectiveTransform(seen, np.linalg.inv(top_to_image))[0, 0]
+            expected = (on_top - card[0, 0]) * PX_PER_UNIT
+            (dx, dy), response = cv2.phaseCorrelate(cut[..., 1].copy(), cut[..., 0].copy(), taper)
+            if response < 0.3:
+                continue
+            measured += 1
+            slanted += bool(np.hypot(*expected) >= 3)
+            agree += bool(np.hypot(dx - expected[0], dy - expected[1]) < 1.5)
+    assert slanted >= 30, "the test's windows must be seen slanted enough to show parallax"
+    assert agree >= 0.9 * measured, f"{agree} of {measured} spaces moved as the parallax says"
 
 
 @needs_cell_model
