@@ -119,4 +119,5 @@ def test_empty_spaces_show_their_print(sparse_scenes: list[WindowScene], cell_re
             if window.window[space.cell] is None:
                 total += 1
                 right += space.printed == PrintedSpace.of(pattern.restriction(space.cell))
-    assert right >= 0.93 * total, f"print read right on {right} of {total} empty spaces"
+    # Measured: 581 of 582 (546 when the spaces were cut from the dice-top plane alone).
+    assert right >= 0.99 * total, f"print read right on {right} of {total} empty spaces"

@@ -103,10 +103,9 @@ def real_dice_read(real_dice_scenes: list[WindowScene], reader: SagradaReader) -
 
 def test_real_dice_in_a_rendered_window_are_read(real_dice_read: tuple[int, int, int]) -> None:
     dice, right, false_dice = real_dice_read
-    # Floors at the measured level (0 false dice, 82 of 99 read right; 84 with session 5's reader, which
-    # read as many of the bench's 225: 172); the aim is every die.
+    # Floors at the measured level (0 false dice, 90 of 99 read right); the aim is every die.
     assert false_dice <= 1, f"{false_dice} empty spaces read as dice"
-    assert right >= 0.82 * dice, f"{right} of {dice} real dice read right"
+    assert right >= 0.9 * dice, f"{right} of {dice} real dice read right"
 
 
 def test_the_dice_readers_opinion_of_values_reads_more_real_dice_right(
@@ -115,7 +114,7 @@ def test_the_dice_readers_opinion_of_values_reads_more_real_dice_right(
     alone = SagradaReader(CellReader(dice_reader=None))
     _dice, right_alone, _false = read_real_dice(real_dice_scenes, alone)
     _dice, right, _false = real_dice_read
-    assert right > right_alone  # measured 82 against 77 of 99
+    assert right > right_alone  # measured 90 against 87 of 99
 
 
 def test_a_photo_is_read_from_bytes_into_the_issue_json(
