@@ -13,6 +13,7 @@ from vision.sagrada.cells import (
     CUT_CHANNELS,
     PLANES,
     PX_PER_UNIT,
+    SECOND_LOOK_BELOW,
     CellReader,
     PrintedSpace,
     SpaceReading,
@@ -121,3 +122,16 @@ def test_empty_spaces_show_their_print(sparse_scenes: list[WindowScene], cell_re
                 right += space.printed == PrintedSpace.of(pattern.restriction(space.cell))
     # Measured: 581 of 582 (546 when the spaces were cut from the dice-top plane alone).
     assert right >= 0.99 * total, f"print read right on {right} of {total} empty spaces"
+
+
+@needs_cell_model
+def test_only_unsure_spaces_are_read_again_turned(scenes: list[WindowScene], cell_reader: CellReader) -> None:
+    """A sure reading stands as it is; an unsure one becomes the average of the cut's four quarter turns."""
+    window = scenes[0].windows[0]
+    noise = np.random.default_rng(3).integers(0, 256, (4, CROP_PX, CROP_PX, CUT_CHANNELS), dtype=np.uint8)
+    cuts = np.concatenate([space_cuts(scenes[0].image, true_lattice(window)), noise])
+    looks = np.stack([cell_reader.one_look(np.rot90(cuts, turn, axes=(1, 2))) for turn in range(4)], axis=1)
+    unsure = looks[:, 0].max(axis=1) < SECOND_LOOK_BELOW
+    assert 0 < unsure.sum() < len(cuts)
+    expected = np.where(unsure[:, None], looks.mean(axis=1), looks[:, 0])
+    assert cell_reader.classify(cuts) == pytest.approx(expected, abs=1e-5)
