@@ -56,7 +56,7 @@ CLOSEST_DICE = 0.8
 CANDIDATE_CONFIDENCE = 0.15
 """The recognizer's floor (detector score x the reader's die probability) for a die on the mat, half its
 general 0.3: the mat's own rules (the print, a die's size and footprint) already turn away look-alikes.
-Measured against 0.3 (this constant changed, nothing else) with the shipped models: 2 more of the 510 dice of
+Measured against 0.3 (this constant changed, nothing else) with session 5's models: 2 more of the 510 dice of
 the end-to-end test right (`python -m bench.bench_runbuster_camera --scenes 28 --seed 20261129
 --dice-per-zone 3 6`), no extra; with the models before, 3 more of those 510, 3 more of its 193 on A4 and 1
 more of 635 on 40 mats (`--scenes 40`), no extra anywhere."""
@@ -231,7 +231,7 @@ def find_on_mat(recognizer: MatRecognizer, location: MatLocation, views: MatView
 
     Dice are looked for in the view at their middle, where a box is centred on the footprint, and in the
     view at their tops, where the detector finds some white dice on the white sheet that it misses in the
-    other (1 of the 510 dice of the end-to-end test with the shipped models). A find there within
+    other (1 of the 510 dice of the end-to-end test with session 5's models). A find there within
     CLOSEST_DICE of a die-sized find in the first is the same die, which the first places better;
     `assign_dice` sorts out the rest.
     """
