@@ -52,7 +52,7 @@ from vision.sagrada.cells import (
     image_to_flat,
     space_centres,
 )
-from vision.sagrada.lattice import GRID_HEIGHT, GRID_WIDTH, WindowLattice
+from vision.sagrada.lattice import WindowLattice
 from vision.synth.dice import PIP_LAYOUTS
 from vision.synth.sagrada import RenderedWindow
 from vision.synth.scene import RenderedDie
@@ -282,9 +282,7 @@ def top_view_scene(
 def flat_window_scene(photo: Image, window: RenderedWindow) -> TrainingScene:
     """A Sagrada window as the dice reader sees it in `vision.sagrada.cells`: the flat view at the dice's
     tops, each die's box the cut round its space's centre, white-balanced from the whole photo."""
-    grid = np.array([[0, 0], [GRID_WIDTH, 0], [GRID_WIDTH, GRID_HEIGHT], [0, GRID_HEIGHT]], np.float32)
-    grid_to_image = cv2.getPerspectiveTransform(grid, window.corners.astype(np.float32)).astype(np.float64)
-    lattice = WindowLattice(grid_to_image, 1.0, 1.0)
+    lattice = WindowLattice.through(window.corners)
     height, width = photo.shape[:2]
     to_flat = np.diag([READER_ZOOM, READER_ZOOM, 1.0]) @ image_to_flat(lattice, DIE_TOP, width, height)
     # crop_die cuts its box and a margin: the box is the reader's cut less that margin.

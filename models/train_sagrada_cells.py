@@ -38,7 +38,7 @@ from vision.sagrada.cells import (
     network_input,
     space_cuts,
 )
-from vision.sagrada.lattice import GRID_HEIGHT, GRID_WIDTH, WindowLattice
+from vision.sagrada.lattice import WindowLattice
 from vision.synth.sagrada import (
     RealDieCrop,
     RenderedWindow,
@@ -92,10 +92,8 @@ def training_config(rng: np.random.Generator) -> SagradaConfig:
 
 def shaken_lattice(window: RenderedWindow, rng: np.random.Generator) -> WindowLattice:
     """The labelled lattice with each corner moved by a little of a space, as a fit leaves it."""
-    grid = np.array([[0, 0], [GRID_WIDTH, 0], [GRID_WIDTH, GRID_HEIGHT], [0, GRID_HEIGHT]], np.float32)
     pitch = float(np.linalg.norm(window.corners[1] - window.corners[0])) / 5
-    corners = window.corners + rng.normal(0, _SHAKE * pitch, (4, 2)).astype(np.float32)
-    return WindowLattice(cv2.getPerspectiveTransform(grid, corners).astype(np.float64), 1.0, 1.0)
+    return WindowLattice.through(window.corners + rng.normal(0, _SHAKE * pitch, (4, 2)).astype(np.float32))
 
 
 def window_samples(scene: WindowScene, rng: np.random.Generator, only_dice: bool) -> tuple[Crops, Labels]:

@@ -55,11 +55,19 @@ class WindowLattice:
     layout_match: float
     mat_seat: int | None = None
 
+    @classmethod
+    def through(cls, corners: npt.ArrayLike) -> WindowLattice:
+        """The lattice whose grid's outer corners lie at `corners` (r1c1, r1c5, r4c5, r4c1) in the image,
+        orientation taken as certain: a labelled window's, as the renderer gives it."""
+        grid_to_image = cv2.getPerspectiveTransform(
+            _GRID_CORNERS.astype(np.float32), np.asarray(corners, np.float32)
+        ).astype(np.float64)
+        return cls(grid_to_image, 1.0, 1.0)
+
     @property
     def corners(self) -> FloatArray:
         """Outer corners of the grid of spaces in the image: r1c1, r1c5, r4c5, r4c1."""
-        grid = np.array([[0, 0], [GRID_WIDTH, 0], [GRID_WIDTH, GRID_HEIGHT], [0, GRID_HEIGHT]])
-        return project(self.grid_to_image, grid)
+        return project(self.grid_to_image, _GRID_CORNERS)
 
     def cell_centers(self) -> FloatArray:
         """Image centres of the 20 spaces, row-major."""

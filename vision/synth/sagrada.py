@@ -44,6 +44,7 @@ from vision.sagrada.lattice import (
     NAME_STRIP,
     PITCH,
     SPACE,
+    WindowLattice,
 )
 from vision.sagrada.mat import DIE_EDGE_MM, SEATS, SHEET_MM, draw_mat
 from vision.synth.camera import Camera, look_at_table
@@ -644,8 +645,7 @@ def paste_real_dice(
     if not crops:
         raise ValueError("paste_real_dice needs at least one crop; load_real_dice found none")
     target = scene.windows[window_index]
-    grid = np.array([[0, 0], [GRID_WIDTH, 0], [GRID_WIDTH, GRID_HEIGHT], [0, GRID_HEIGHT]], np.float32)
-    grid_to_image = cv2.getPerspectiveTransform(grid, target.corners)
+    grid_to_image = WindowLattice.through(target.corners).grid_to_image
     image = scene.image.astype(np.float32)
     dice = list(target.window.dice)
     labels = list(target.dice)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import cv2
 import numpy as np
 import pytest
 
 from vision.sagrada.cells import CELL_MODEL, CellReader
-from vision.sagrada.lattice import GRID_HEIGHT, GRID_WIDTH, WindowLattice
+from vision.sagrada.lattice import WindowLattice
 from vision.synth.sagrada import RenderedWindow, SagradaConfig, WindowScene, render_window_scene
 
 SCENES = 40
@@ -45,8 +44,7 @@ def cell_reader() -> CellReader:
 
 def true_lattice(window: RenderedWindow) -> WindowLattice:
     """The lattice the renderer's label gives, for testing later stages apart from the lattice fit."""
-    grid = np.array([[0, 0], [GRID_WIDTH, 0], [GRID_WIDTH, GRID_HEIGHT], [0, GRID_HEIGHT]], np.float32)
-    return WindowLattice(cv2.getPerspectiveTransform(grid, window.corners).astype(np.float64), 1.0, 1.0)
+    return WindowLattice.through(window.corners)
 
 
 def pitch_px(window: RenderedWindow) -> float:
