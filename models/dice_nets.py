@@ -1,4 +1,5 @@
-"""The two networks, in torch: a CenterNet-style dice detector and a per-die value and colour reader.
+"""The networks, in torch: a CenterNet-style dice detector, a per-die value and colour reader, and the
+Run Buster face reader, which has the reader's layers and a value head alone.
 
 Both take raw 0-255 BGR pixels and normalise inside the graph, so the ONNX files need no preprocessing
 beyond layout. Depthwise-separable convolutions keep them small (tens of thousands of parameters).
@@ -65,6 +66,30 @@ class DiceDetectorNet(nn.Module):
         return torch.cat([heat, raw[:, 1:3], offset], dim=1)
 
 
+READER_FEATURES = 96
+"""The length of the reader's feature vector."""
+
+
+def reader_layers() -> tuple[nn.Sequential, nn.Sequential]:
+    """The reader's convolutions to its 1/4 map, and from that map to one feature vector a crop."""
+    quarter = nn.Sequential(
+        conv_bn_relu(3, 24, stride=2),
+        conv_bn_relu(24, 32),
+        conv_bn_relu(32, 48, stride=2),
+        conv_bn_relu(48, 48),
+    )
+    features = nn.Sequential(
+        conv_bn_relu(48, 64, stride=2),
+        conv_bn_relu(64, 64),
+        conv_bn_relu(64, READER_FEATURES, stride=2),
+        conv_bn_relu(READER_FEATURES, READER_FEATURES),
+        nn.AdaptiveAvgPool2d(1),
+        nn.Flatten(),
+        nn.Dropout(0.1),
+    )
+    return quarter, features
+
+
 class DiceReaderNet(nn.Module):
     """A plain CNN on a square crop (40-48 px); two heads: value logits (faces 1-6 and "not a die") and
     colour logits. The first convolution already halves the resolution: pips stay a few pixels wide on the
@@ -76,23 +101,9 @@ class DiceReaderNet(nn.Module):
 
     def __init__(self, values: int, colors: int) -> None:
         super().__init__()
-        self.quarter = nn.Sequential(
-            conv_bn_relu(3, 24, stride=2),
-            conv_bn_relu(24, 32),
-            conv_bn_relu(32, 48, stride=2),
-            conv_bn_relu(48, 48),
-        )
-        self.features = nn.Sequential(
-            conv_bn_relu(48, 64, stride=2),
-            conv_bn_relu(64, 64),
-            conv_bn_relu(64, 96, stride=2),
-            conv_bn_relu(96, 96),
-            nn.AdaptiveAvgPool2d(1),
-            nn.Flatten(),
-            nn.Dropout(0.1),
-        )
-        self.value_head = nn.Linear(96, values)
-        self.color_head = nn.Linear(96, colors)
+        self.quarter, self.features = reader_layers()
+        self.value_head = nn.Linear(READER_FEATURES, values)
+        self.color_head = nn.Linear(READER_FEATURES, colors)
         self.pip_head = nn.Conv2d(48, 1, 1)
 
     def forward(self, crops: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -104,3 +115,16 @@ class DiceReaderNet(nn.Module):
         quarter = self.quarter(crops / 127.5 - 1.0)
         features = self.features(quarter)
         return self.value_head(features), self.color_head(features), self.pip_head(quarter)[:, 0]
+
+
+class FaceNet(nn.Module):
+    """The Run Buster face reader: the dice reader's layers with one head, logits over values 1-6 (the mat
+    reader knows where the dice are and takes their colours from the dice reader)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        quarter, features = reader_layers()
+        self.layers = nn.Sequential(quarter, features, nn.Linear(READER_FEATURES, 6))
+
+    def forward(self, pixels: torch.Tensor) -> torch.Tensor:
+        return self.layers(pixels / 127.5 - 1.0)  # type: ignore[no-any-return]

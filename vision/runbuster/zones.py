@@ -2,7 +2,8 @@
 
 The dice are found on top-down views of the mat (`vision.runbuster.topdown`), mainly the one at the height
 of a die's middle, where a die's box is centred on its footprint, and read on the one at the height of
-their tops, where the reader is shown the top face alone. A die is then given to the zone its footprint
+their tops, where the readers are shown the top face: the dice reader and the face reader trained on that
+view alone (`vision.runbuster.faces`). A die is then given to the zone its footprint
 lies in, or to the nearest zone when it overhangs an edge by less than half a die. Dice elsewhere on the
 sheet are kept as `outside` so the page can say so; dice off the sheet (on the table, in a cup), detections
 on a marker or on the lettering, and detections far from a die's size at their place (a hand reaching in)
@@ -20,12 +21,14 @@ from functools import cache
 from typing import Any, Protocol
 
 import numpy as np
+import numpy.typing as npt
 
 from vision.colors import DIE_COLORS
 from vision.markers import BGRImage, FloatArray, MatLocation
 from vision.observation import Box, DetectedDie, DiceObservation
-from vision.read import DieReading
+from vision.read import DieReading, white_balance_gains
 from vision.recognizer import DiceRecognizer, RecognizerSettings
+from vision.runbuster.faces import FaceReader, face_cuts
 from vision.runbuster.locate import locate_mat
 from vision.runbuster.mat import (
     DIE_EDGE,
@@ -60,6 +63,11 @@ Measured against 0.3 (this constant changed, nothing else) with session 5's mode
 the end-to-end test right (`python -m bench.bench_runbuster_camera --scenes 28 --seed 20261129
 --dice-per-zone 3 6`), no extra; with the models before, 3 more of those 510, 3 more of its 193 on A4 and 1
 more of 635 on 40 mats (`--scenes 40`), no extra anywhere."""
+FACE_READER_WEIGHT = 2.0
+"""How much more the face reader's value probabilities count than the dice reader's share of readings
+(`read_faces`). On 100 rendered mats (`--scenes 100 --seed 2`) the dice reader alone misread 15 of the
+1808 dice placed, the face reader alone 8, the two weighed equally 8 and at 2 to 1 5; on the 28 mats of
+the tests 2, 5, 3 and 2 of 506 (a one-off script reading the same placed dice every way)."""
 TOWARDS_CAMERA = 0.9
 """Two footprints less than an edge apart, lined up within this cosine of the way to the camera, are a
 die's top and its near side found apart (two dice that close would have to touch in that very line)."""
@@ -196,6 +204,13 @@ class MatRecognizer(Protocol):
         """The value and colour of the die in each box of `pixels`."""
         ...
 
+    def read_face_values(
+        self, tops: BGRImage, centres: FloatArray, face_side: float
+    ) -> npt.NDArray[np.float32]:
+        """The probability of each value 1-6 (N x 6) of the top face centred at each of `centres` in the
+        view at the dice's tops `tops`, where a face is `face_side` pixels across."""
+        ...
+
 
 def read_mat_photo(recognizer: MatRecognizer, pixels: BGRImage, paper: Paper = Paper.A3) -> MatReading:
     """Find the mat, find the dice on it, place them in the zones and read their top faces.
@@ -279,8 +294,9 @@ def read_top_faces(recognizer: MatRecognizer, reading: MatReading, views: MatVie
 
 @dataclass(frozen=True)
 class FaceReading:
-    """A top face's value and colour, each with its confidence summed over all readings of the face (a
-    reading of another value adding nothing) and divided by their number."""
+    """A top face's value and colour. The colour's confidence is summed over the dice reader's readings of
+    the face (a reading of another colour adding nothing) and divided by their number; the value's is that
+    share for the value averaged with the face reader's probability of it, weighted FACE_READER_WEIGHT."""
 
     value: int
     value_confidence: float
@@ -292,7 +308,8 @@ def read_faces(
     recognizer: MatRecognizer, tops: BGRImage, centres: FloatArray, face_side: float
 ) -> list[FaceReading]:
     """Read the top faces centred at `centres` (pixels of the view at the dice's tops, where a face is
-    `face_side` pixels across) in every box of FACE_BOXES at every quarter turn of the view."""
+    `face_side` pixels across): the dice reader in every box of FACE_BOXES at every quarter turn of the
+    view, and the face reader (`vision.runbuster.faces`)."""
     values: list[defaultdict[int, float]] = [defaultdict(float) for _ in centres]
     colors: list[defaultdict[str, float]] = [defaultdict(float) for _ in centres]
     halves = [share * face_side / 2 for share in FACE_BOXES]
@@ -309,16 +326,17 @@ def read_faces(
         points = np.column_stack((points[:, 1], turned.shape[1] - 1 - points[:, 0]))
         turned = np.ascontiguousarray(np.rot90(turned))
     readings_per_face = 4 * len(FACE_BOXES)
+    face_values = recognizer.read_face_values(tops, np.asarray(centres, np.float64), face_side)
     readings = []
-    for value, color in zip(values, colors, strict=True):
-        best_value, best_color = max(value, key=value.__getitem__), max(color, key=color.__getitem__)
+    for value, color, probabilities in zip(values, colors, face_values, strict=True):
+        shares = {
+            face: (value[face] / readings_per_face + FACE_READER_WEIGHT * float(probabilities[face - 1]))
+            / (1 + FACE_READER_WEIGHT)
+            for face in range(1, 7)
+        }
+        best_value, best_color = max(shares, key=shares.__getitem__), max(color, key=color.__getitem__)
         readings.append(
-            FaceReading(
-                best_value,
-                value[best_value] / readings_per_face,
-                best_color,
-                color[best_color] / readings_per_face,
-            )
+            FaceReading(best_value, shares[best_value], best_color, color[best_color] / readings_per_face)
         )
     return readings
 
@@ -333,8 +351,21 @@ class SharedRecognizer:
     def read_boxes(self, pixels: BGRImage, boxes: Sequence[Box]) -> Sequence[DieReading]:
         return _loaded_recognizer().reader.read(pixels, boxes, DIE_COLORS)
 
+    def read_face_values(
+        self, tops: BGRImage, centres: FloatArray, face_side: float
+    ) -> npt.NDArray[np.float32]:
+        cuts = face_cuts(
+            tops, [(float(x), float(y)) for x, y in centres], face_side, white_balance_gains(tops)
+        )
+        return _loaded_face_reader().value_probabilities(cuts)
+
 
 @cache
 def _loaded_recognizer() -> DiceRecognizer:
     # No second look: `read_faces` reads every top face at all four quarter turns itself.
     return DiceRecognizer(RecognizerSettings(min_confidence=CANDIDATE_CONFIDENCE, second_look_below=0.0))
+
+
+@cache
+def _loaded_face_reader() -> FaceReader:
+    return FaceReader()

@@ -35,7 +35,8 @@ def as_detected(label: MatDie) -> DetectedDie:
 
 class ExactRecognizer:
     """Stands in for the dice models on one rendered mat: finds its dice where they stand in the mat's
-    top-down view, and reads each box as the die standing nearest its centre, unsurely in `unsure_zones`.
+    top-down view, and reads each box or face as the die standing nearest its centre, unsurely in
+    `unsure_zones`.
 
     `shown` records the size of every image it was given.
     """
@@ -73,3 +74,15 @@ class ExactRecognizer:
             confidence = 0.5 if label.zone in self.unsure_zones else 1.0
             readings.append(DieReading(1.0, label.die.value, confidence, label.die.color, 1.0))
         return readings
+
+    def read_face_values(self, tops: np.ndarray, centres: np.ndarray, face_side: float) -> np.ndarray:
+        """The value of the die standing nearest each centre, with the confidence `read_boxes` gives it
+        and the rest spread over the other values."""
+        rows = []
+        for point in view_to_mat(np.asarray(centres, np.float64).reshape(-1, 2)):
+            label = self.scene.dice[int(np.argmin(np.hypot(*(self._footprints - point).T)))]
+            confidence = 0.5 if label.zone in self.unsure_zones else 1.0
+            row = np.full(6, (1.0 - confidence) / 5)
+            row[label.die.value - 1] = confidence
+            rows.append(row)
+        return np.array(rows).reshape(-1, 6)

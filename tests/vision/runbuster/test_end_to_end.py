@@ -23,8 +23,9 @@ def test_dice_are_found_read_and_placed_in_their_zones(mat_scenes: list[MatScene
     """Per zone, the values read match the values rendered.
 
     Issue 6 asks for >= 99.5 % of the dice with as few extras. Found on the mat's top-down views and read
-    on their top faces, the shipped dice models get 505 of these 510 right with 6 extras (99.0 %; the
-    errors left are 2 values misread and 4 dice missed, the extras on or between dice:
+    on their top faces, the shipped dice models and face reader get 505 of these 510 right with 6 extras
+    (99.0 %, as the dice models alone; the errors left are 2 values misread and 4 dice missed, the extras on
+    or between dice:
     `python -m bench.bench_runbuster_camera --scenes 28 --seed 20261129 --dice-per-zone 3 6` sorts them
     by kind), so these floors guard that level against regression, short of the target.
     """
@@ -46,8 +47,8 @@ def test_dice_are_found_read_and_placed_in_their_zones(mat_scenes: list[MatScene
 def test_a_mat_printed_on_a4_is_read_as_well() -> None:
     """On the smaller print a die is larger in mat units; the views and the reading follow the paper.
 
-    12 mats (2-6 dice a zone): 192 of 193 dice right with 1 extra with the shipped models (193 with none
-    when these floors were set, with session 5's reader).
+    12 mats (2-6 dice a zone): all 193 dice right, no extra, with the shipped models and face reader (192
+    with 1 extra with the dice models alone).
     """
     config = MatSceneConfig(paper=Paper.A4, dice_per_zone=(2, 6))
     rng = np.random.default_rng(5)
@@ -61,13 +62,13 @@ def test_a_mat_printed_on_a4_is_read_as_well() -> None:
             right += sum((truth & read).values())
             extra += sum((read - truth).values())
         total += len(scene.dice)
-    assert right / total >= 0.985, f"{total - right} of {total} dice missed, misread or in the wrong zone"
+    assert right / total >= 0.99, f"{total - right} of {total} dice missed, misread or in the wrong zone"
     assert extra / total <= 0.01, f"{extra} dice read where none lie ({total} dice)"
 
 
 def test_the_demo_photos_read_as_their_tables() -> None:
-    """Every demo die found in its zone; the shipped reader reads the values of 29 of the 31 right (two 4s
-    whose glint reads as a fifth pip).
+    """Every demo die found in its zone; the shipped readers read the values of 29 of the 31 right (two 4s
+    whose glint reads as a fifth pip, with the face reader as without).
 
     The floor guards that level; the target is every zone of every demo photo read exactly.
     """

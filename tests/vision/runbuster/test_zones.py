@@ -6,13 +6,14 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import pytest
 
 from tests.vision.runbuster.conftest import VIEW_SHAPE, ExactRecognizer, as_detected
 from vision.markers import MatLocation
 from vision.observation import DetectedDie
 from vision.runbuster.locate import locate_mat
 from vision.runbuster.mat import MARKERS, PRINTED_AREAS, ZONE_KEYS, Paper
-from vision.runbuster.zones import assign_dice, read_mat, read_mat_photo
+from vision.runbuster.zones import FACE_READER_WEIGHT, assign_dice, read_mat, read_mat_photo
 from vision.synth.mat import MatScene
 
 
@@ -132,3 +133,37 @@ def test_the_camera_is_placed_above_the_mat(mat_scenes: list[MatScene]) -> None:
     ray = np.array([210.0, 148.5, 0.0]) - camera
     seen = location.camera_matrix @ (location.rotation @ (camera + 0.5 * ray) + location.translation)
     assert np.allclose(seen[:2] / seen[2], location.to_image(np.array([[210.0, 148.5]]))[0], atol=1.0)
+
+
+class _OtherFaceReader(ExactRecognizer):
+    """The dice reader's readings as ExactRecognizer's; the face reader gives each face the next value up
+    with probability `sure`, the rest to the die's own value."""
+
+    def __init__(self, scene: MatScene, sure: float) -> None:
+        super().__init__(scene)
+        self.sure = sure
+
+    def read_face_values(self, tops: np.ndarray, centres: np.ndarray, face_side: float) -> np.ndarray:
+        rows = super().read_face_values(tops, centres, face_side)
+        values = rows.argmax(axis=1)
+        rows[:] = 0.0
+        rows[np.arange(len(rows)), values] = 1.0 - self.sure
+        rows[np.arange(len(rows)), (values + 1) % 6] = self.sure
+        return rows
+
+
+def test_a_sure_face_reader_outweighs_the_dice_reader_and_an_unsure_one_does_not(
+    mat_scenes: list[MatScene],
+) -> None:
+    """The value read is the one with the most of the dice reader's share plus FACE_READER_WEIGHT times
+    the face reader's probability: against a dice reader sure of every reading, a face reader at 0.9 wins
+    and one at 0.4 does not."""
+    scene = mat_scenes[5]
+    for sure, wins in ((0.9, True), (0.4, False)):
+        reading = read_mat_photo(_OtherFaceReader(scene, sure), scene.image)
+        for die in reading.dice:
+            label = min(scene.dice, key=lambda d: np.hypot(*np.subtract(d.mat_point, die.mat_point)))
+            expected = label.die.value % 6 + 1 if wins else label.die.value
+            share = FACE_READER_WEIGHT * sure if wins else 1.0 + FACE_READER_WEIGHT * (1.0 - sure)
+            assert die.value == expected
+            assert die.die.value_confidence == pytest.approx(share / (1.0 + FACE_READER_WEIGHT))
