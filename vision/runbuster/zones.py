@@ -44,9 +44,9 @@ from vision.runbuster.topdown import VIEW_SCALE, mat_to_view, plane_views, view_
 
 UNSURE_BELOW = 0.6
 """A die whose value is read with less confidence than this is flagged for the players to check. On 40
-rendered mats (`python -m bench.bench_runbuster_camera --scenes 40`) it flags 2 of the 5 dice misread and
-7 of the 628 read right (with the models before: 2 of 5 and 18 of 628); the detection's confidence is about
-as high for misread dice as for the others, so it is not used."""
+rendered mats (`python -m bench.bench_runbuster_camera --scenes 40`) it flags the 1 die misread and 4 of
+the 632 read right (the dice reader alone, before the face reader: 2 of 5 and 7 of 628); the detection's
+confidence is about as high for misread dice as for the others, so it is not used."""
 DIE_SIZE_RANGE = (0.9, 3.0)
 """A detection's box (the square root of its area) over a die's face as the camera sees it there: a die's
 box spans its face at least, and its sides too when seen aslant; smaller or larger is print or clutter."""
