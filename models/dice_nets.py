@@ -1,8 +1,9 @@
 """The networks, in torch: a CenterNet-style dice detector, a per-die value and colour reader, and the
 Run Buster face reader, which has the reader's layers and a value head alone.
 
-Both take raw 0-255 BGR pixels and normalise inside the graph, so the ONNX files need no preprocessing
-beyond layout. Depthwise-separable convolutions keep them small (tens of thousands of parameters).
+All take raw 0-255 BGR pixels and normalise inside the graph, so the ONNX files need no preprocessing
+beyond layout. Depthwise-separable convolutions keep the detector small (tens of thousands of parameters);
+the readers are plain 3x3 convolutions on small crops (about a quarter of a million).
 """
 
 from __future__ import annotations
