@@ -161,6 +161,7 @@ def test_a_sure_face_reader_outweighs_the_dice_reader_and_an_unsure_one_does_not
     scene = mat_scenes[5]
     for sure, wins in ((0.9, True), (0.4, False)):
         reading = read_mat_photo(_OtherFaceReader(scene, sure), scene.image)
+        assert len(reading.dice) == len(scene.dice)
         for die in reading.dice:
             label = min(scene.dice, key=lambda d: np.hypot(*np.subtract(d.mat_point, die.mat_point)))
             expected = label.die.value % 6 + 1 if wins else label.die.value
