@@ -19,13 +19,12 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import numpy.typing as npt
 import torch
-from torch import nn
 
+from models.classifier_training import Cuts, Labels, fit, predictions
 from models.dice_nets import FaceNet
 from vision.markers import FloatArray, MatLocation, MatNotFound
-from vision.read import reader_input, white_balance_gains
+from vision.read import white_balance_gains
 from vision.runbuster.faces import CUT_PX, FACE_MODEL, face_cuts
 from vision.runbuster.locate import locate_mat
 from vision.runbuster.mat import Paper
@@ -42,9 +41,6 @@ median 0.063, at the 90th percentile 0.16 and at most 0.37 edges from their labe
 (a one-off count), and a face reader trained on steps of 0.07 alone misread dice placed 0.2-0.45 edges off."""
 _VARIED_LOOKS = 0.5
 """Share of mats whose dice have the dice reader's harder looks."""
-
-Cuts = npt.NDArray[np.uint8]
-Labels = npt.NDArray[np.int64]
 
 
 def mat_config(rng: np.random.Generator) -> MatSceneConfig:
@@ -111,40 +107,8 @@ def augment(cuts: Cuts, rng: np.random.Generator) -> Cuts:
     return np.clip(noisy, 0, 255).astype(np.uint8)
 
 
-def fit(network: FaceNet, cuts: Cuts, labels: Labels, epochs: int, seed: int) -> None:
-    rng = np.random.default_rng(seed)
-    batch = 128
-    steps = epochs * (len(cuts) // batch)
-    optimizer = torch.optim.AdamW(network.parameters(), lr=3e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, 3e-3, total_steps=steps, pct_start=0.15)
-    network.train()
-    started = time.perf_counter()
-    for epoch in range(epochs):
-        order = rng.permutation(len(cuts))
-        total = 0.0
-        for start in range(0, len(order) - batch + 1, batch):
-            chosen = order[start : start + batch]
-            pixels = torch.from_numpy(reader_input(augment(cuts[chosen], rng)))
-            loss = nn.functional.cross_entropy(
-                network(pixels), torch.from_numpy(labels[chosen]), label_smoothing=0.05
-            )
-            optimizer.zero_grad()
-            loss.backward()  # type: ignore[no-untyped-call]
-            optimizer.step()
-            schedule.step()
-            total += loss.item()
-        print(
-            f"epoch {epoch + 1}/{epochs}: loss {total / (len(order) // batch):.4f} "
-            f"({time.perf_counter() - started:.0f} s)",
-            flush=True,
-        )
-    network.eval()
-
-
 def accuracy(network: FaceNet, cuts: Cuts, labels: Labels) -> float:
-    with torch.no_grad():
-        predicted = network(torch.from_numpy(reader_input(cuts))).argmax(dim=1).numpy()
-    return float((predicted == labels).mean())
+    return float((predictions(network, cuts) == labels).mean())
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -163,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"{len(cuts)} training faces from rendered mats ({time.perf_counter() - started:.0f} s)", flush=True
     )
     network = FaceNet()
-    fit(network, cuts, labels, arguments.epochs, SEED + 2)
+    fit(network, cuts, labels, arguments.epochs, SEED + 2, augment, label_smoothing=0.05)
     print(f"held-out rendered mats: {accuracy(network, held_cuts, held_labels):.2%} of faces read right")
     torch.onnx.export(
         network,

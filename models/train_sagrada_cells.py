@@ -19,11 +19,11 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import numpy.typing as npt
 import torch
 from torch import nn
 
 from engine.sagrada.window import ALL_CELLS, official_patterns
+from models.classifier_training import Cuts, Labels, fit, predictions
 from models.dice_nets import conv_bn_relu
 from models.train_dice import REAL_PHOTOS, VALIDATION_SPLIT
 from vision.evaluation import read_split
@@ -35,7 +35,6 @@ from vision.sagrada.cells import (
     PLANES,
     PrintedSpace,
     class_index,
-    network_input,
     space_cuts,
 )
 from vision.sagrada.lattice import WindowLattice
@@ -54,9 +53,6 @@ _SHAKE = 0.04
 """Standard deviation of the corner shake, in spaces."""
 _REAL_SHARE = 0.2
 """Share of the training windows holding real dice."""
-
-Crops = npt.NDArray[np.uint8]
-Labels = npt.NDArray[np.int64]
 
 
 class CellNet(nn.Module):
@@ -96,7 +92,7 @@ def shaken_lattice(window: RenderedWindow, rng: np.random.Generator) -> WindowLa
     return WindowLattice.through(window.corners + rng.normal(0, _SHAKE * pitch, (4, 2)).astype(np.float32))
 
 
-def window_samples(scene: WindowScene, rng: np.random.Generator, only_dice: bool) -> tuple[Crops, Labels]:
+def window_samples(scene: WindowScene, rng: np.random.Generator, only_dice: bool) -> tuple[Cuts, Labels]:
     """The 20 cuts of each window in the scene and their classes (only the dice when `only_dice`)."""
     crops, labels = [], []
     for window in scene.windows:
@@ -117,7 +113,7 @@ def training_crops() -> list[RealDieCrop]:
     return [crop for crop in load_real_dice(REAL_PHOTOS) if crop.source.split("#")[0] not in held_out]
 
 
-def rendered_samples(scenes: int, seed: int, real: Sequence[RealDieCrop]) -> tuple[Crops, Labels]:
+def rendered_samples(scenes: int, seed: int, real: Sequence[RealDieCrop]) -> tuple[Cuts, Labels]:
     rng = np.random.default_rng(seed)
     all_crops, all_labels = [], []
     for _ in range(scenes):
@@ -134,7 +130,7 @@ def rendered_samples(scenes: int, seed: int, real: Sequence[RealDieCrop]) -> tup
     return np.concatenate(all_crops), np.concatenate(all_labels)
 
 
-def augment(crops: Crops, rng: np.random.Generator) -> Crops:
+def augment(crops: Cuts, rng: np.random.Generator) -> Cuts:
     """Quarter turns (dice lie any way round), light and white-balance changes (the same in both planes of
     a cut), a little noise."""
     turned = np.stack(
@@ -146,41 +142,9 @@ def augment(crops: Crops, rng: np.random.Generator) -> Crops:
     return np.clip(noisy, 0, 255).astype(np.uint8)
 
 
-def fit(network: CellNet, crops: Crops, labels: Labels, epochs: int, seed: int) -> None:
-    rng = np.random.default_rng(seed)
-    batch = 128
-    steps = epochs * (len(crops) // batch)
-    optimizer = torch.optim.AdamW(network.parameters(), lr=3e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, 3e-3, total_steps=steps, pct_start=0.15)
-    network.train()
-    started = time.perf_counter()
-    step = 0
-    for epoch in range(epochs):
-        order = rng.permutation(len(crops))
-        total = 0.0
-        for start in range(0, len(order) - batch + 1, batch):
-            chosen = order[start : start + batch]
-            pixels = torch.from_numpy(network_input(augment(crops[chosen], rng)))
-            loss = nn.functional.cross_entropy(network(pixels), torch.from_numpy(labels[chosen]))
-            optimizer.zero_grad()
-            loss.backward()  # type: ignore[no-untyped-call]
-            optimizer.step()
-            schedule.step()
-            total += loss.item()
-            step += 1
-        print(
-            f"epoch {epoch + 1}/{epochs}: loss {total / (len(order) // batch):.4f} "
-            f"({time.perf_counter() - started:.0f} s)",
-            flush=True,
-        )
-    network.eval()
-
-
-def accuracy(network: CellNet, crops: Crops, labels: Labels) -> tuple[float, float]:
+def accuracy(network: CellNet, crops: Cuts, labels: Labels) -> tuple[float, float]:
     """Share of spaces read right, and of whole windows (20 spaces in a row) read right."""
-    with torch.no_grad():
-        predicted = network(torch.from_numpy(network_input(crops))).argmax(dim=1).numpy()
-    right = predicted == labels
+    right = predictions(network, crops) == labels
     whole = right[: len(right) // 20 * 20].reshape(-1, 20).all(axis=1)
     return float(right.mean()), float(whole.mean())
 
@@ -211,7 +175,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             np.savez(cache, crops=crops, labels=labels, held=held_crops, held_labels=held_labels)
     print(f"{len(crops)} training spaces rendered ({time.perf_counter() - started:.0f} s)", flush=True)
     network = CellNet()
-    fit(network, crops, labels, arguments.epochs, SEED + 2)
+    fit(network, crops, labels, arguments.epochs, SEED + 2, augment)
     spaces, windows = accuracy(network, held_crops, held_labels)
     print(f"held-out rendered windows: {spaces:.2%} of spaces, {windows:.2%} of windows read right")
     torch.onnx.export(

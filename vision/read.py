@@ -115,9 +115,9 @@ def balanced(pixels: BGRImage, gains: FloatArray) -> BGRImage:
     return corrected
 
 
-def reader_input(crops: Sequence[npt.NDArray[np.uint8]]) -> FloatArray:
-    """Crops as one Nx3xSxS float batch (0-255; the network normalises)."""
-    batch: FloatArray = np.ascontiguousarray(np.stack(crops).transpose(0, 3, 1, 2), dtype=np.float32)
+def reader_input(crops: Sequence[npt.NDArray[np.uint8]] | npt.NDArray[np.uint8]) -> FloatArray:
+    """SxSxC crops as one NxCxSxS float batch (0-255; the networks normalise)."""
+    batch: FloatArray = np.ascontiguousarray(np.asarray(crops).transpose(0, 3, 1, 2), dtype=np.float32)
     return batch
 
 

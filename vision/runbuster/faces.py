@@ -58,7 +58,7 @@ class FaceReader:
         if not len(cuts):
             return np.zeros((0, 6), np.float32)
         turned = np.concatenate([np.rot90(cuts, turn, axes=(1, 2)) for turn in range(4)])
-        (logits,) = self._session.run(None, {self._input_name: reader_input(list(turned))})
+        (logits,) = self._session.run(None, {self._input_name: reader_input(turned)})
         probabilities: FloatArray = (
             softmax(np.asarray(logits, np.float32)).reshape(4, len(cuts), -1).mean(axis=0)
         )

@@ -35,7 +35,15 @@ import numpy.typing as npt
 from engine.sagrada.window import ALL_CELLS, Cell, Color, Die, Restriction
 from vision.errors import ModelUnavailable
 from vision.onnx_session import MODELS_FOLDER, open_session
-from vision.read import READER_MODEL, DiceReader, balanced, face_probabilities, softmax, white_balance_gains
+from vision.read import (
+    READER_MODEL,
+    DiceReader,
+    balanced,
+    face_probabilities,
+    reader_input,
+    softmax,
+    white_balance_gains,
+)
 from vision.sagrada.lattice import GRID_HEIGHT, GRID_WIDTH, GROUT, PITCH, SPACE, WindowLattice
 
 BGRImage = npt.NDArray[np.uint8]
@@ -181,11 +189,6 @@ def space_cuts(image: BGRImage, lattice: WindowLattice) -> npt.NDArray[np.uint8]
     return np.concatenate([cell_crops(flatten(image, lattice, height)) for height in PLANES], axis=3)
 
 
-def network_input(crops: npt.NDArray[np.uint8]) -> FloatArray:
-    """NxSxSxC crops as the NxCxSxS float batch the network takes (0-255; it normalises)."""
-    return np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
-
-
 class CellReader:
     """The space classifier, loaded once; `read` gives the 20 spaces of each window in one batch.
 
@@ -227,7 +230,7 @@ class CellReader:
 
     def one_look(self, crops: npt.NDArray[np.uint8]) -> FloatArray:
         """The probability of each of `CELL_CLASSES` for each cut as it lies, without turning it."""
-        (logits,) = self._session.run(None, {self._input_name: network_input(crops)})
+        (logits,) = self._session.run(None, {self._input_name: reader_input(crops)})
         return softmax(np.asarray(logits, np.float32))
 
 
