@@ -26,7 +26,7 @@ from models.dice_nets import DiceDetectorNet, DiceReaderNet
 from vision.colors import COLOR_SETS
 from vision.detect import DETECTOR_MODEL, DETECTOR_STRIDE, DetectorSettings, DiceDetector
 from vision.evaluation import box_iou, load_labelled_photos, match_boxes, read_split, score_photo, summarise
-from vision.markers import MatNotFound
+from vision.markers import FloatArray, MatLocation, MatNotFound
 from vision.read import (
     COLOR_CLASSES,
     CROP_MARGIN,
@@ -200,6 +200,16 @@ def synthetic_training_scenes(count: int, rng: np.random.Generator) -> list[Trai
     return scenes
 
 
+HARDER_LOOKS: dict[str, float] = {
+    "dark_pips_probability": 0.3,
+    "colored_pips_probability": 0.3,
+    "big_one_probability": 0.2,
+    "glare_probability": 0.7,
+}
+"""The die looks the real photos showed the reader getting wrong, more often than the renderer's default:
+dark, coloured and big pips, and glare (`SceneConfig` fields)."""
+
+
 def varied_training_scene(kind: str, rng: np.random.Generator) -> TrainingScene:
     """One reader scene of `kind` (one of SCENE_KINDS): the looks the real photos showed the reader gets
     wrong (coloured, dark and big or ringed pips, marbled dice, glare, steep tilt) on a table, or dice on the
@@ -215,11 +225,8 @@ def varied_training_scene(kind: str, rng: np.random.Generator) -> TrainingScene:
         dice_count=(1, 16),
         die_size_px=(14.0, 110.0),
         max_tilt_deg=45.0 if kind == "steep table" else 35.0,
-        dark_pips_probability=0.3,
-        colored_pips_probability=0.3,
         marbled_probability=0.15,
-        big_one_probability=0.2,
-        glare_probability=0.7,
+        **HARDER_LOOKS,
     )
     labels: Sequence[RenderedDie]
     if kind in ("table", "steep table"):
@@ -265,18 +272,23 @@ def top_view_scene(
             photo, tuple(rendered_training_die(d) for d in labels if d.visible_fraction >= 0.4)
         )
     views = MatViews.of(photo, location, paper)
-    photo_to_view = np.linalg.inv(view_to_photo(location, views.edge))
     face_side = views.edge * VIEW_SCALE
+    visible = [die for die in labels if die.visible_fraction >= 0.4]
     dice = []
-    for die in labels:
-        if die.visible_fraction < 0.4:
-            continue
-        face = cv2.perspectiveTransform(die.top_face.reshape(1, -1, 2).astype(np.float64), photo_to_view)[0]
+    for die, face in zip(visible, top_faces_in_view(visible, location, views.edge), strict=True):
         half = float(rng.choice(FACE_BOXES)) * face_side / 2
         (x, y), pips = face.mean(axis=0), top_face_pips(face.astype(np.float32), die.value)
         box = (float(x - half), float(y - half), float(x + half), float(y + half))
         dice.append(TrainingDie(box, die.value, die.color, die.visible_fraction >= 0.8, pips=pips))
     return training_scene(views.tops, tuple(dice), cut_as_read=True)
+
+
+def top_faces_in_view(dice: Sequence[RenderedDie], location: MatLocation, height: float) -> FloatArray:
+    """The corners of each die's rendered top face (N x 4 x 2) in the mat's view of the plane `height`
+    above the paper (`vision.runbuster.topdown`)."""
+    photo_to_view = np.linalg.inv(view_to_photo(location, height))
+    corners = np.array([die.top_face for die in dice], np.float64).reshape(1, -1, 2)
+    return np.asarray(cv2.perspectiveTransform(corners, photo_to_view)).reshape(-1, 4, 2)
 
 
 def flat_window_scene(photo: Image, window: RenderedWindow) -> TrainingScene:

@@ -23,15 +23,15 @@ import torch
 
 from models.classifier_training import Cuts, Labels, fit, predictions
 from models.dice_nets import FaceNet
-from vision.markers import FloatArray, MatLocation, MatNotFound
+from models.train_dice import HARDER_LOOKS, top_faces_in_view
+from vision.markers import MatNotFound
 from vision.read import white_balance_gains
 from vision.runbuster.faces import CUT_PX, FACE_MODEL, face_cuts
 from vision.runbuster.locate import locate_mat
 from vision.runbuster.mat import Paper
-from vision.runbuster.topdown import VIEW_SCALE, view_to_photo
+from vision.runbuster.topdown import VIEW_SCALE
 from vision.runbuster.zones import MatViews
 from vision.synth.mat import MatSceneConfig, render_mat_scene
-from vision.synth.scene import RenderedDie
 
 SEED = 7
 _NEAR_SHIFT, _FAR_SHIFT, _FAR_SHARE = 0.05, 0.18, 0.25
@@ -40,7 +40,7 @@ share `_FAR_SHARE` of the cuts, the larger): the footprints the mat reader place
 median 0.063, at the 90th percentile 0.16 and at most 0.37 edges from their labels on 12 rendered mats
 (a one-off count), and a face reader trained on steps of 0.07 alone misread dice placed 0.2-0.45 edges off."""
 _VARIED_LOOKS = 0.5
-"""Share of mats whose dice have the dice reader's harder looks."""
+"""Share of mats whose dice have `models.train_dice.HARDER_LOOKS`."""
 
 
 def mat_config(rng: np.random.Generator) -> MatSceneConfig:
@@ -49,24 +49,8 @@ def mat_config(rng: np.random.Generator) -> MatSceneConfig:
     a3 = rng.random() < 0.7
     config = MatSceneConfig(paper=Paper.A3 if a3 else Paper.A4, dice_per_zone=(1, 6) if a3 else (1, 4))
     if rng.random() < _VARIED_LOOKS:
-        looks = replace(
-            config.scene,
-            dark_pips_probability=0.3,
-            colored_pips_probability=0.3,
-            big_one_probability=0.2,
-            glare_probability=0.7,
-        )
-        config = replace(config, scene=looks)
+        config = replace(config, scene=replace(config.scene, **HARDER_LOOKS))
     return config
-
-
-def top_face_centres(dice: Sequence[RenderedDie], location: MatLocation, views: MatViews) -> FloatArray:
-    """Where the centre of each die's rendered top face lies in the view at the dice's tops (N x 2)."""
-    photo_to_view = np.linalg.inv(view_to_photo(location, views.edge))
-    faces = np.array([die.top_face for die in dice], np.float64).reshape(-1, 4, 2)
-    return np.asarray(
-        cv2.perspectiveTransform(faces.reshape(1, -1, 2), photo_to_view)[0].reshape(-1, 4, 2).mean(axis=1)
-    )
 
 
 def mat_samples(scenes: int, seed: int) -> tuple[Cuts, Labels]:
@@ -88,7 +72,7 @@ def mat_samples(scenes: int, seed: int) -> tuple[Cuts, Labels]:
         far = rng.random(len(dice)) < _FAR_SHARE
         centres = [
             tuple(centre + rng.normal(0, (_FAR_SHIFT if f else _NEAR_SHIFT) * face_side, 2))
-            for centre, f in zip(top_face_centres(dice, location, views), far, strict=True)
+            for centre, f in zip(top_faces_in_view(dice, location, views.edge).mean(axis=1), far, strict=True)
         ]
         cast = rng.uniform(0.8, 1.25, 3).astype(np.float32)
         gains = white_balance_gains(np.clip(views.tops * cast, 0, 255).astype(np.uint8)) * cast

@@ -10,7 +10,8 @@ import pytest
 
 pytest.importorskip("torch")
 
-from models.train_runbuster_faces import main, mat_config, top_face_centres
+from models.train_dice import top_faces_in_view
+from models.train_runbuster_faces import main, mat_config
 from vision.runbuster.faces import CUT_PX, FaceReader
 from vision.runbuster.locate import locate_mat
 from vision.runbuster.topdown import VIEW_SCALE, mat_to_view
@@ -29,7 +30,7 @@ def test_training_faces_are_centred_on_the_footprints_the_mat_reader_cuts_round(
         scene = render_mat_scene(config, rng)
         location = locate_mat(scene.image)
         views = MatViews.of(scene.image, location, config.paper)
-        centres = top_face_centres([label.die for label in scene.dice], location, views)
+        centres = top_faces_in_view([label.die for label in scene.dice], location, views.edge).mean(axis=1)
         footprints = mat_to_view(np.array([label.mat_point for label in scene.dice]))
         gaps.extend(np.hypot(*(centres - footprints).T) / (views.edge * VIEW_SCALE))
         papers.add(config.paper)
