@@ -70,9 +70,10 @@ def mat_samples(scenes: int, seed: int) -> tuple[Cuts, Labels]:
         if not dice:
             continue
         far = rng.random(len(dice)) < _FAR_SHARE
+        faces = top_faces_in_view(dice, location, views.edge).mean(axis=1)
         centres = [
-            tuple(centre + rng.normal(0, (_FAR_SHIFT if f else _NEAR_SHIFT) * face_side, 2))
-            for centre, f in zip(top_faces_in_view(dice, location, views.edge).mean(axis=1), far, strict=True)
+            centre + rng.normal(0, (_FAR_SHIFT if f else _NEAR_SHIFT) * face_side, 2)
+            for centre, f in zip(faces, far, strict=True)
         ]
         cast = rng.uniform(0.8, 1.25, 3).astype(np.float32)
         gains = white_balance_gains(np.clip(views.tops * cast, 0, 255).astype(np.uint8)) * cast

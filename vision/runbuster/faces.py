@@ -10,7 +10,6 @@ what is particular to the mat's view.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -31,13 +30,12 @@ CUT_PX = 48
 Cuts = npt.NDArray[np.uint8]
 
 
-def face_cuts(
-    tops: BGRImage, centres: Sequence[tuple[float, float]], face_side: float, gains: FloatArray
-) -> Cuts:
-    """The cut round each face centred at `centres` (pixels of the view at the dice's tops, where a face is
-    `face_side` pixels across), white-balanced with `gains`, as an N x CUT_PX x CUT_PX x 3 array."""
+def face_cuts(tops: BGRImage, centres: npt.ArrayLike, face_side: float, gains: FloatArray) -> Cuts:
+    """The cut round each face centred at `centres` (N x 2 pixels of the view at the dice's tops, where a
+    face is `face_side` pixels across), white-balanced with `gains`, as an N x CUT_PX x CUT_PX x 3 array."""
     half = FACE_CUT * face_side / 2
-    cuts = [crop_die(tops, (x - half, y - half, x + half, y + half), gains, CUT_PX) for x, y in centres]
+    points = np.asarray(centres, np.float64).reshape(-1, 2).tolist()
+    cuts = [crop_die(tops, (x - half, y - half, x + half, y + half), gains, CUT_PX) for x, y in points]
     return np.array(cuts, np.uint8).reshape(-1, CUT_PX, CUT_PX, 3)
 
 

@@ -355,9 +355,7 @@ class SharedRecognizer:
     def read_face_values(
         self, tops: BGRImage, centres: FloatArray, face_side: float
     ) -> npt.NDArray[np.float32]:
-        cuts = face_cuts(
-            tops, [(float(x), float(y)) for x, y in centres], face_side, white_balance_gains(tops)
-        )
+        cuts = face_cuts(tops, centres, face_side, white_balance_gains(tops))
         return _loaded_face_reader().value_probabilities(cuts)
 
 
