@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from vision.errors import ModelUnavailable
-from vision.read import white_balance_gains
+from vision.read import CROP_MARGIN, white_balance_gains
 from vision.runbuster.faces import CUT_PX, FACE_CUT, FACE_MODEL, FaceReader, face_cuts
 from vision.runbuster.locate import locate_mat
 from vision.runbuster.mat import Paper
@@ -34,7 +34,7 @@ def test_a_cut_is_centred_on_its_face_and_spans_the_cut_box() -> None:
     assert rows.mean() == pytest.approx((CUT_PX - 1) / 2, abs=1.3)
     assert columns.mean() == pytest.approx((CUT_PX - 1) / 2, abs=1.3)
     # The face fills 1 / FACE_CUT of the box, which crop_die widens by its margin.
-    assert len(set(columns)) / CUT_PX == pytest.approx(1 / (FACE_CUT * 1.15), abs=0.05)
+    assert len(set(columns)) / CUT_PX == pytest.approx(1 / (FACE_CUT * CROP_MARGIN), abs=0.05)
     assert not cuts[1].any()
 
 
