@@ -28,6 +28,8 @@ from vision.evaluation import box_iou, centres_match
 from vision.markers import FloatArray, MatLocation
 from vision.observation import DetectedDie, box_centre
 from vision.read import READER_MODEL
+from vision.runbuster.faces import FACE_MODEL
+from vision.runbuster.footprints import LOCATOR_MODEL
 from vision.runbuster.locate import locate_mat
 from vision.runbuster.mat import DIE_EDGE, MAT_HEIGHT, MAT_WIDTH, ZONE_KEYS, ZONES, Paper
 from vision.runbuster.zones import (
@@ -224,7 +226,8 @@ def main() -> None:
         f"(a die is {DIE_EDGE:.0f} mm)"
     )
 
-    missing = [path.name for path in (DETECTOR_MODEL, READER_MODEL) if not path.is_file()]
+    models = (DETECTOR_MODEL, READER_MODEL, FACE_MODEL, LOCATOR_MODEL)
+    missing = [path.name for path in models if not path.is_file()]
     if missing:
         print(f"whole pipeline skipped: {', '.join(missing)} not installed")
         return

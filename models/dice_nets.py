@@ -1,5 +1,5 @@
-"""The networks, in torch: a CenterNet-style dice detector, a per-die value and colour reader, and the
-Run Buster face reader, which has the reader's layers and a value head alone.
+"""The networks, in torch: a CenterNet-style dice detector, a per-die value and colour reader, and the Run
+Buster face reader and face locator, built on the reader's layers.
 
 All take raw 0-255 BGR pixels and normalise inside the graph, so the ONNX files need no preprocessing
 beyond layout. Depthwise-separable convolutions keep the detector small (tens of thousands of parameters);
@@ -129,3 +129,30 @@ class FaceNet(nn.Module):
 
     def forward(self, pixels: torch.Tensor) -> torch.Tensor:
         return self.layers(pixels / 127.5 - 1.0)  # type: ignore[no-any-return]
+
+
+class FaceLocatorNet(nn.Module):
+    """The Run Buster face locator: where, in a cut round a rough footprint, the nearest top face's centre
+    lies, as (x, y) in cut widths from the cut's centre.
+
+    The dice reader's first layers make a 1/4 map; three more convolutions widen what each cell sees to a
+    whole face, and a 1x1 convolution scores every cell. The answer is the score-weighted mean of the cells'
+    centres (a soft argmax): it is found where the face is, the same wherever in the cut that is, and the
+    weighting gives positions between cells.
+    """
+
+    def __init__(self, cut_px: int) -> None:
+        super().__init__()
+        quarter, _ = reader_layers()
+        self.layers = nn.Sequential(
+            quarter, conv_bn_relu(48, 64), conv_bn_relu(64, 64), conv_bn_relu(64, 64), nn.Conv2d(64, 1, 1)
+        )
+        cells = cut_px // 4
+        self.register_buffer("cell_centres", (torch.arange(cells, dtype=torch.float32) + 0.5) / cells - 0.5)
+
+    def forward(self, pixels: torch.Tensor) -> torch.Tensor:
+        scores = self.layers(pixels / 127.5 - 1.0)[:, 0]
+        weights = torch.softmax(scores.flatten(1), dim=1).view_as(scores)
+        x = (weights.sum(dim=1) * self.cell_centres).sum(dim=1)
+        y = (weights.sum(dim=2) * self.cell_centres).sum(dim=1)
+        return torch.stack((x, y), dim=1)

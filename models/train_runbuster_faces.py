@@ -15,13 +15,15 @@ import argparse
 import time
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import cv2
 import numpy as np
 import torch
+from torch.nn.functional import cross_entropy
 
-from models.classifier_training import Cuts, Labels, fit, predictions
+from models.cut_training import Cuts, Labels, fit, predictions
 from models.dice_nets import FaceNet
 from models.train_dice import HARDER_LOOKS, top_faces_in_view
 from vision.markers import MatNotFound
@@ -82,14 +84,14 @@ def mat_samples(scenes: int, seed: int) -> tuple[Cuts, Labels]:
     return np.concatenate(cuts), np.array(labels, np.int64)
 
 
-def augment(cuts: Cuts, rng: np.random.Generator) -> Cuts:
+def augment(cuts: Cuts, labels: Labels, rng: np.random.Generator) -> tuple[Cuts, Labels]:
     """Quarter turns (a die lies any way round), light changes, a little noise."""
     turned = np.stack(
         [np.rot90(cut, int(k)) for cut, k in zip(cuts, rng.integers(0, 4, len(cuts)), strict=True)]
     )
     gains = rng.uniform(0.8, 1.2, (len(cuts), 1, 1, 1))
     noisy = turned * gains + rng.normal(0, 3, turned.shape)
-    return np.clip(noisy, 0, 255).astype(np.uint8)
+    return np.clip(noisy, 0, 255).astype(np.uint8), labels
 
 
 def accuracy(network: FaceNet, cuts: Cuts, labels: Labels) -> float:
@@ -112,7 +114,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"{len(cuts)} training faces from rendered mats ({time.perf_counter() - started:.0f} s)", flush=True
     )
     network = FaceNet()
-    fit(network, cuts, labels, arguments.epochs, SEED + 2, augment, label_smoothing=0.05)
+    fit(
+        network,
+        cuts,
+        labels,
+        arguments.epochs,
+        SEED + 2,
+        augment,
+        partial(cross_entropy, label_smoothing=0.05),
+    )
     print(f"held-out rendered mats: {accuracy(network, held_cuts, held_labels):.2%} of faces read right")
     torch.onnx.export(
         network,

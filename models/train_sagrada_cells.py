@@ -23,7 +23,7 @@ import torch
 from torch import nn
 
 from engine.sagrada.window import ALL_CELLS, official_patterns
-from models.classifier_training import Cuts, Labels, fit, predictions
+from models.cut_training import Cuts, Labels, fit, predictions
 from models.dice_nets import conv_bn_relu
 from models.train_dice import REAL_PHOTOS, VALIDATION_SPLIT
 from vision.evaluation import read_split
@@ -130,7 +130,7 @@ def rendered_samples(scenes: int, seed: int, real: Sequence[RealDieCrop]) -> tup
     return np.concatenate(all_crops), np.concatenate(all_labels)
 
 
-def augment(crops: Cuts, rng: np.random.Generator) -> Cuts:
+def augment(crops: Cuts, labels: Labels, rng: np.random.Generator) -> tuple[Cuts, Labels]:
     """Quarter turns (dice lie any way round), light and white-balance changes (the same in both planes of
     a cut), a little noise."""
     turned = np.stack(
@@ -139,7 +139,7 @@ def augment(crops: Cuts, rng: np.random.Generator) -> Cuts:
     balance = rng.uniform(0.9, 1.1, (len(crops), 1, 1, 3))
     gains = rng.uniform(0.75, 1.2, (len(crops), 1, 1, 1)) * np.tile(balance, CUT_CHANNELS // 3)
     noisy = turned * gains + rng.normal(0, 3, turned.shape)
-    return np.clip(noisy, 0, 255).astype(np.uint8)
+    return np.clip(noisy, 0, 255).astype(np.uint8), labels
 
 
 def accuracy(network: CellNet, crops: Cuts, labels: Labels) -> tuple[float, float]:
@@ -175,7 +175,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             np.savez(cache, crops=crops, labels=labels, held=held_crops, held_labels=held_labels)
     print(f"{len(crops)} training spaces rendered ({time.perf_counter() - started:.0f} s)", flush=True)
     network = CellNet()
-    fit(network, crops, labels, arguments.epochs, SEED + 2, augment)
+    fit(network, crops, labels, arguments.epochs, SEED + 2, augment, nn.functional.cross_entropy)
     spaces, windows = accuracy(network, held_crops, held_labels)
     print(f"held-out rendered windows: {spaces:.2%} of spaces, {windows:.2%} of windows read right")
     torch.onnx.export(

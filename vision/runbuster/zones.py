@@ -1,14 +1,14 @@
 """Recognised dice to zones: each die's footprint on the mat decides whose hand or roll it belongs to.
 
-The dice are found on top-down views of the mat (`vision.runbuster.topdown`), mainly the one at the height
-of a die's middle, where a die's box is centred on its footprint, and read on the one at the height of
-their tops, where the readers are shown the top face: the dice reader and the face reader trained on that
-view alone (`vision.runbuster.faces`). A die is then given to the zone its footprint
-lies in, or to the nearest zone when it overhangs an edge by less than half a die. Dice elsewhere on the
-sheet are kept as `outside` so the page can say so; dice off the sheet (on the table, in a cup), detections
-on a marker or on the lettering, and detections far from a die's size at their place (a hand reaching in)
-are left out, and two finds of one die (closer than two dice can stand, or its top and its near side found
-apart) count once.
+The dice are found on top-down views of the mat (`vision.runbuster.topdown`), at the height of a die's
+middle and of their tops; each find's footprint is moved onto the top face nearest it by the face locator
+(`vision.runbuster.footprints`), and the face is read there, in the view at the dice's tops, by the dice
+reader and the face reader trained on that view alone (`vision.runbuster.faces`). A die is then given to
+the zone its footprint lies in, or to the nearest zone when it overhangs an edge by less than half a die.
+Dice elsewhere on the sheet are kept as `outside` so the page can say so; dice off the sheet (on the
+table, in a cup), detections on a marker or on the lettering, and detections far from a die's size at
+their place (a hand reaching in) are left out, and two finds of one die (closer than two dice can stand,
+or its top and its near side found apart) count once.
 """
 
 from __future__ import annotations
@@ -24,11 +24,13 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.colors import DIE_COLORS
+from vision.detect import DieCandidate
 from vision.markers import BGRImage, FloatArray, MatLocation
-from vision.observation import Box, DetectedDie, DiceObservation
+from vision.observation import Box, DetectedDie, box_centre
 from vision.read import DieReading, white_balance_gains
 from vision.recognizer import DiceRecognizer, RecognizerSettings
 from vision.runbuster.faces import FaceReader, face_cuts
+from vision.runbuster.footprints import FaceLocator
 from vision.runbuster.locate import locate_mat
 from vision.runbuster.mat import (
     DIE_EDGE,
@@ -69,6 +71,16 @@ FACE_READER_WEIGHT = 2.0
 1808 dice placed, the face reader alone 8, the two weighed equally 8 and at 2 to 1 5; on the 28 mats of
 the tests 2, 5, 3 and 2 of 506 (a one-off script reading the same placed dice every way). On 100 mats
 read only once the weight was fixed (`--seed 3`), values misread fell from 11 to 9 of 1820."""
+RESCUE_DIE_PROBABILITY = 0.85
+"""A candidate under CANDIDATE_CONFIDENCE is still a die when the dice reader, shown its located footprint
+in both top-down views, is this sure of a die in each: a faint die (white and translucent on the pale
+print) that the detector boxes by one pip. Chosen on the tests' 28 mats (`python -m
+bench.bench_runbuster_camera --scenes 28 --seed 20261129 --dice-per-zone 3 6`): there the dice so kept
+read 0.90-1.00 in the view at the tops, and the look-alikes (shadows, zone edges, a neighbour's side) at
+most 0.62; a zone's lettering on A4, read 0.86-0.88 there, reads 0.22 in the view at the dice's middle,
+where the dice so kept read 0.87 or more (`tests/vision/runbuster/test_end_to_end.py`'s A4 mats)."""
+RESCUE_BOX = 1.3
+"""The box, in die edges, round a located footprint in which a weak candidate is looked at again."""
 TOWARDS_CAMERA = 0.9
 """Two footprints less than an edge apart, lined up within this cosine of the way to the camera, are a
 die's top and its near side found apart (two dice that close would have to touch in that very line)."""
@@ -197,12 +209,17 @@ def on_print(x: float, y: float) -> bool:
 class MatRecognizer(Protocol):
     """What reading a mat needs of a recognizer: `SharedRecognizer` (the dice models), or a stand-in."""
 
-    def recognize_pixels(self, pixels: BGRImage) -> DiceObservation:
-        """Every die found in `pixels`, in its pixels."""
+    def find_candidates(self, pixels: BGRImage) -> Sequence[DieCandidate]:
+        """The detector's candidate dice in `pixels`, in its pixels."""
         ...
 
     def read_boxes(self, pixels: BGRImage, boxes: Sequence[Box]) -> Sequence[DieReading]:
-        """The value and colour of the die in each box of `pixels`."""
+        """Whether each box of `pixels` holds a die, and its value and colour."""
+        ...
+
+    def locate_faces(self, tops: BGRImage, points: FloatArray, face_side: float) -> FloatArray:
+        """The centre of the top face nearest each of `points` (N x 2) in the view at the dice's tops
+        `tops`, where a face is `face_side` pixels across."""
         ...
 
     def read_face_values(
@@ -242,33 +259,108 @@ class MatViews:
 
 
 def find_on_mat(recognizer: MatRecognizer, location: MatLocation, views: MatViews) -> tuple[DetectedDie, ...]:
-    """Every die the recognizer finds in the top-down views, with its box and the centre of its box in the
-    photo's pixels, before any is placed, left out or read on its top face.
+    """Every die found in the top-down views, with its box and, as its centre, the photo's point above its
+    footprint at half a die's height, before any is placed, left out or read on its top face.
 
-    Dice are looked for in the view at their middle, where a box is centred on the footprint, and in the
-    view at their tops, where the detector finds some white dice on the white sheet that it misses in the
-    other (1 of the 510 dice of the end-to-end test with session 5's models). A find there within
-    CLOSEST_DICE of a die-sized find in the first is the same die, which the first places better;
-    `assign_dice` sorts out the rest.
+    The detector's candidates are looked for in the view at the dice's middle, where a box is centred on
+    the footprint, and in the view at their tops, where it finds some white dice on the white sheet that
+    it misses in the other. Each candidate's footprint, placed from its box, is then moved to the top face
+    the face locator sees nearest (`vision.runbuster.footprints`). A candidate is a die when its detector
+    score times the dice reader's probability that its box holds a die reaches CANDIDATE_CONFIDENCE, or,
+    short of that, when the dice reader shown the located face is sure of a die (RESCUE_DIE_PROBABILITY):
+    a faint die the detector boxes by one pip. A find in the view at the tops within CLOSEST_DICE of a
+    die-sized find in the other is the same die; `assign_dice` sorts out the rest.
     """
-    found: list[DetectedDie] = []
-    footprints: list[FloatArray] = []
+    candidates, centres = [], []
     for view, height in ((views.middle, views.edge / 2), (views.tops, views.edge)):
-        for die in recognizer.recognize_pixels(view).dice:
-            x0, y0, x1, y1 = die.box
-            corners = view_to_mat(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1], die.center]))
-            seen = location.to_image(corners, height)
-            footprint = location.to_mat(seen[4:], views.edge / 2)[0]
-            if any(math.dist(footprint, other) < CLOSEST_DICE * views.edge for other in footprints):
-                continue
-            (left, top), (right, bottom) = seen[:4].min(axis=0), seen[:4].max(axis=0)
-            box = (float(left), float(top), float(right), float(bottom))
-            in_photo = replace(die, center=(float(seen[4, 0]), float(seen[4, 1])), box=box)
-            found.append(in_photo)
-            x, y = float(footprint[0]), float(footprint[1])
-            if height < views.edge and _die_sized(location, in_photo, x, y, views.edge):
-                footprints.append(footprint)
-    return tuple(found)
+        found = recognizer.find_candidates(view)
+        readings = recognizer.read_boxes(view, [candidate.box for candidate in found])
+        for box_found, reading in zip(found, readings, strict=True):
+            candidates.append(
+                _Candidate(box_found.score, reading, _photo_box(location, box_found.box, height), height)
+            )
+            centres.append(box_centre(box_found.box))
+    if not candidates:
+        return ()
+    face_side = views.edge * VIEW_SCALE
+    footprints = view_to_mat(recognizer.locate_faces(views.tops, np.array(centres), face_side))
+    candidates = _rescued(recognizer, location, views, candidates, footprints)
+    found_dice: list[DetectedDie] = []
+    middle_dice: list[FloatArray] = []
+    for candidate, footprint in zip(candidates, footprints, strict=True):
+        if candidate.confidence < CANDIDATE_CONFIDENCE:
+            continue
+        if any(math.dist(footprint, other) < CLOSEST_DICE * views.edge for other in middle_dice):
+            continue
+        centre = location.to_image(footprint[None], views.edge / 2)[0]
+        die = DetectedDie(
+            center=(float(centre[0]), float(centre[1])),
+            box=candidate.box,
+            value=candidate.reading.value,
+            color=candidate.reading.color,
+            detection_confidence=candidate.confidence,
+            value_confidence=candidate.reading.value_confidence,
+            color_confidence=candidate.reading.color_confidence,
+        )
+        found_dice.append(die)
+        x, y = float(footprint[0]), float(footprint[1])
+        if candidate.height < views.edge and _die_sized(location, die, x, y, views.edge):
+            middle_dice.append(footprint)
+    return tuple(found_dice)
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """A detector candidate in one of the views, read by the dice reader; its box in the photo's pixels."""
+
+    score: float
+    reading: DieReading
+    box: Box
+    height: float
+    """The height of the view it was found in, in mat units."""
+
+    @property
+    def confidence(self) -> float:
+        return self.score * self.reading.die_probability
+
+
+def _photo_box(location: MatLocation, view_box: Box, height: float) -> Box:
+    """The photo's box round a view's box, the view being the plane `height` above the paper."""
+    x0, y0, x1, y1 = view_box
+    corners = location.to_image(view_to_mat(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])), height)
+    (left, top), (right, bottom) = corners.min(axis=0), corners.max(axis=0)
+    return (float(left), float(top), float(right), float(bottom))
+
+
+def _rescued(
+    recognizer: MatRecognizer,
+    location: MatLocation,
+    views: MatViews,
+    candidates: list[_Candidate],
+    footprints: FloatArray,
+) -> list[_Candidate]:
+    """The candidates, those under CANDIDATE_CONFIDENCE looked at again at their located footprint: kept,
+    with the box round the face, when the dice reader finds a die with RESCUE_DIE_PROBABILITY in a box of
+    RESCUE_BOX edges round the footprint both in the view at the dice's tops and in the view at their
+    middle, dropped otherwise. A die stands in both; print that looks like a die in one view lies elsewhere
+    in the other."""
+    weak = [index for index, c in enumerate(candidates) if c.confidence < CANDIDATE_CONFIDENCE]
+    if not weak:
+        return candidates
+    half = RESCUE_BOX * views.edge * VIEW_SCALE / 2
+    boxes = [(x - half, y - half, x + half, y + half) for x, y in mat_to_view(footprints[weak])]
+    on_tops = recognizer.read_boxes(views.tops, boxes)
+    in_middle = recognizer.read_boxes(views.middle, boxes)
+    rescued = list(candidates)
+    for index, box, top, middle in zip(weak, boxes, on_tops, in_middle, strict=True):
+        sure = min(top.die_probability, middle.die_probability) >= RESCUE_DIE_PROBABILITY
+        rescued[index] = _Candidate(
+            candidates[index].score if sure else 0.0,
+            top,
+            _photo_box(location, box, views.edge),
+            candidates[index].height,
+        )
+    return rescued
 
 
 def read_top_faces(recognizer: MatRecognizer, reading: MatReading, views: MatViews) -> MatReading:
@@ -346,8 +438,8 @@ class SharedRecognizer:
     """The process's dice recognizer, loaded on first use and then kept: a photo without the mat, refused
     before any die is read, never loads the models (and a missing model is looked for again next time)."""
 
-    def recognize_pixels(self, pixels: BGRImage) -> DiceObservation:
-        return _loaded_recognizer().recognize_pixels(pixels)
+    def find_candidates(self, pixels: BGRImage) -> Sequence[DieCandidate]:
+        return _loaded_recognizer().detector.find(pixels)
 
     def read_boxes(self, pixels: BGRImage, boxes: Sequence[Box]) -> Sequence[DieReading]:
         return _loaded_recognizer().reader.read(pixels, boxes, DIE_COLORS)
@@ -358,13 +450,21 @@ class SharedRecognizer:
         cuts = face_cuts(tops, centres, face_side, white_balance_gains(tops))
         return _loaded_face_reader().value_probabilities(cuts)
 
+    def locate_faces(self, tops: BGRImage, points: FloatArray, face_side: float) -> FloatArray:
+        return _loaded_face_locator().face_centres(tops, points, face_side, white_balance_gains(tops))
+
 
 @cache
 def _loaded_recognizer() -> DiceRecognizer:
     # No second look: `read_faces` reads every top face at all four quarter turns itself.
-    return DiceRecognizer(RecognizerSettings(min_confidence=CANDIDATE_CONFIDENCE, second_look_below=0.0))
+    return DiceRecognizer(RecognizerSettings(second_look_below=0.0))
 
 
 @cache
 def _loaded_face_reader() -> FaceReader:
     return FaceReader()
+
+
+@cache
+def _loaded_face_locator() -> FaceLocator:
+    return FaceLocator()

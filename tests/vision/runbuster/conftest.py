@@ -8,7 +8,8 @@ from collections.abc import Collection, Sequence
 import numpy as np
 import pytest
 
-from vision.observation import Box, DetectedDie, DiceObservation, box_centre
+from vision.detect import DieCandidate
+from vision.observation import Box, DetectedDie, box_centre
 from vision.read import DieReading
 from vision.runbuster.mat import DIE_EDGE
 from vision.runbuster.topdown import VIEW_SCALE, VIEW_SIZE, mat_to_view, view_to_mat
@@ -35,8 +36,8 @@ def as_detected(label: MatDie) -> DetectedDie:
 
 class ExactRecognizer:
     """Stands in for the dice models on one rendered mat: finds its dice where they stand in the mat's
-    top-down view, and reads each box or face as the die standing nearest its centre, unsurely in
-    `unsure_zones`.
+    top-down views, locates each face at the footprint nearest the point given, and reads each box or
+    face as the die standing nearest its centre, unsurely in `unsure_zones`.
 
     `shown` records the size of every image it was given.
     """
@@ -46,41 +47,50 @@ class ExactRecognizer:
         self.unsure_zones = unsure_zones
         self.shown: list[tuple[int, int]] = []
         self._footprints = np.array([label.mat_point for label in scene.dice]).reshape(-1, 2)
-        self._tops: np.ndarray | None = None
+        self._views: list[np.ndarray] = []
 
-    def recognize_pixels(self, pixels: np.ndarray) -> DiceObservation:
+    def find_candidates(self, pixels: np.ndarray) -> list[DieCandidate]:
         self.shown.append(pixels.shape[:2])
         half = 0.75 * DIE_EDGE * VIEW_SCALE  # a die's box in the view is about 1.5 edges across
-        dice = []
-        for label, (x, y) in zip(self.scene.dice, mat_to_view(self._footprints), strict=True):
-            box = (x - half, y - half, x + half, y + half)
-            dice.append(DetectedDie((x, y), box, label.die.value, label.die.color, 1.0, 1.0, 1.0))
-        return DiceObservation(pixels.shape[1], pixels.shape[0], tuple(dice))
+        return [
+            DieCandidate((x - half, y - half, x + half, y + half), 1.0)
+            for x, y in mat_to_view(self._footprints)
+        ]
 
     def read_boxes(self, pixels: np.ndarray, boxes: Sequence[Box]) -> list[DieReading]:
-        """Reads the view at the dice's tops as first shown, or turned by quarters (found by comparing)."""
+        """Reads a view as first shown, or turned by quarters (found by comparing)."""
         self.shown.append(pixels.shape[:2])
-        if self._tops is None:
-            self._tops = pixels
-        quarters = next(k for k in range(4) if np.array_equal(np.rot90(self._tops, k), pixels))
+        turned = [
+            (k, view) for view in self._views for k in range(4) if np.array_equal(np.rot90(view, k), pixels)
+        ]
+        if not turned:
+            self._views.append(pixels)
+        quarters, view = turned[0] if turned else (0, pixels)
         readings = []
         for x0, y0, x1, y1 in boxes:
             x, y = (x0 + x1) / 2, (y0 + y1) / 2
             for turn in range(quarters):  # undo np.rot90's quarter turns, the last one first
-                height = self._tops.shape[1] if (quarters - turn) % 2 else self._tops.shape[0]
+                height = view.shape[1] if (quarters - turn) % 2 else view.shape[0]
                 x, y = height - 1 - y, x
-            point = view_to_mat(np.array([[x, y]]))[0]
-            label = self.scene.dice[int(np.argmin(np.hypot(*(self._footprints - point).T)))]
+            label = self._nearest(np.array([[x, y]]))[0]
             confidence = 0.5 if label.zone in self.unsure_zones else 1.0
             readings.append(DieReading(1.0, label.die.value, confidence, label.die.color, 1.0))
         return readings
+
+    def locate_faces(self, tops: np.ndarray, points: np.ndarray, face_side: float) -> np.ndarray:
+        self.shown.append(tops.shape[:2])
+        return mat_to_view(np.array([label.mat_point for label in self._nearest(points)]).reshape(-1, 2))
+
+    def _nearest(self, view_points: np.ndarray) -> list[MatDie]:
+        """The rendered die standing nearest each point of the top-down views."""
+        points = view_to_mat(np.asarray(view_points, np.float64).reshape(-1, 2))
+        return [self.scene.dice[int(np.argmin(np.hypot(*(self._footprints - p).T)))] for p in points]
 
     def read_face_values(self, tops: np.ndarray, centres: np.ndarray, face_side: float) -> np.ndarray:
         """The value of the die standing nearest each centre, with the confidence `read_boxes` gives it
         and the rest spread over the other values."""
         rows = []
-        for point in view_to_mat(np.asarray(centres, np.float64).reshape(-1, 2)):
-            label = self.scene.dice[int(np.argmin(np.hypot(*(self._footprints - point).T)))]
+        for label in self._nearest(centres):
             confidence = 0.5 if label.zone in self.unsure_zones else 1.0
             row = np.full(6, (1.0 - confidence) / 5)
             row[label.die.value - 1] = confidence

@@ -1,5 +1,5 @@
-"""The training loop the games' small classifiers share (the Sagrada space classifier, the Run Buster face
-reader): every cut is in memory, so each epoch is one shuffled pass over them."""
+"""The training loop the games' small networks on cuts share (the Sagrada space classifier, the Run Buster
+face reader and face locator): every cut is in memory, so each epoch is one shuffled pass over them."""
 
 from __future__ import annotations
 
@@ -15,17 +15,22 @@ from vision.read import reader_input
 
 Cuts = npt.NDArray[np.uint8]
 Labels = npt.NDArray[np.int64]
+Targets = npt.NDArray[np.int64] | npt.NDArray[np.float32]
+"""What a network learns for each cut: a class (`Labels`) or numbers (the face locator's offsets)."""
+Augment = Callable[[Cuts, Targets, np.random.Generator], tuple[Cuts, Targets]]
+"""Varies a batch; it returns the targets too, since turning a cut turns an offset with it."""
+Loss = Callable[[torch.Tensor, torch.Tensor], torch.Tensor]
 BATCH = 128
 
 
 def fit(
     network: nn.Module,
     cuts: Cuts,
-    labels: Labels,
+    targets: Targets,
     epochs: int,
     seed: int,
-    augment: Callable[[Cuts, np.random.Generator], Cuts],
-    label_smoothing: float = 0.0,
+    augment: Augment,
+    loss: Loss,
 ) -> None:
     """AdamW with a one-cycle schedule to 3e-3 over `epochs` shuffled passes in batches of BATCH, each
     batch augmented from the seeded generator; prints the mean loss of every epoch."""
@@ -40,15 +45,13 @@ def fit(
         total = 0.0
         for start in range(0, len(order) - BATCH + 1, BATCH):
             chosen = order[start : start + BATCH]
-            pixels = torch.from_numpy(reader_input(augment(cuts[chosen], rng)))
-            loss = nn.functional.cross_entropy(
-                network(pixels), torch.from_numpy(labels[chosen]), label_smoothing=label_smoothing
-            )
+            batch, batch_targets = augment(cuts[chosen], targets[chosen], rng)
+            batch_loss = loss(network(torch.from_numpy(reader_input(batch))), torch.from_numpy(batch_targets))
             optimizer.zero_grad()
-            loss.backward()  # type: ignore[no-untyped-call]
+            batch_loss.backward()  # type: ignore[no-untyped-call]
             optimizer.step()
             schedule.step()
-            total += loss.item()
+            total += batch_loss.item()
         print(
             f"epoch {epoch + 1}/{epochs}: loss {total / (len(order) // BATCH):.4f} "
             f"({time.perf_counter() - started:.0f} s)",
@@ -57,7 +60,12 @@ def fit(
     network.eval()
 
 
-def predictions(network: nn.Module, cuts: Cuts) -> npt.NDArray[np.int64]:
-    """The class the network gives each cut (as it lies, unturned)."""
+def outputs(network: nn.Module, cuts: Cuts) -> npt.NDArray[np.float32]:
+    """The network's outputs for cuts as they lie, unturned."""
     with torch.no_grad():
-        return network(torch.from_numpy(reader_input(cuts))).argmax(dim=1).numpy()  # type: ignore[no-any-return]
+        return network(torch.from_numpy(reader_input(cuts))).numpy()  # type: ignore[no-any-return]
+
+
+def predictions(network: nn.Module, cuts: Cuts) -> npt.NDArray[np.int64]:
+    """The class a classifier gives each cut (as it lies, unturned)."""
+    return outputs(network, cuts).argmax(axis=1)

@@ -1,0 +1,137 @@
+"""Train the Run Buster face locator on rendered mats and export it to models/runbuster_footprints.onnx.
+
+    python -m models.train_runbuster_footprints [--scenes N] [--epochs N]
+
+The mats are the face reader's (`models.train_runbuster_faces.mat_config`: A3 and A4, half with harder
+dice), found by their markers as at run time. Round each die's top face in the view at the dice's tops a
+point is drawn where a rough footprint could lie, and the locator learns where, in the cut round that
+point (`vision.runbuster.footprints`), the nearest face's centre is. Prints how far from the face the
+located point is on held-out mats, after one look.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Sequence
+from functools import partial
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+import torch
+from torch.nn.functional import smooth_l1_loss
+
+from models.cut_training import Cuts, fit, outputs
+from models.dice_nets import FaceLocatorNet
+from models.train_dice import top_faces_in_view
+from models.train_runbuster_faces import mat_config
+from vision.markers import MatNotFound
+from vision.read import white_balance_gains
+from vision.runbuster.footprints import CUT_PX, LOCATOR_CUT, LOCATOR_MODEL, locator_cuts
+from vision.runbuster.locate import locate_mat
+from vision.runbuster.topdown import VIEW_SCALE
+from vision.runbuster.zones import MatViews
+from vision.synth.mat import render_mat_scene
+
+SEED = 11
+Offsets = npt.NDArray[np.float32]
+_NEAR_SHIFT, _FAR_REACH = 0.12, 0.75
+"""Half the cuts are centred a normal step of _NEAR_SHIFT die edges on each axis from a face (a box's
+centre near its die), half anywhere within _FAR_REACH edges of it (a box round the top and the near side,
+or round one pip of a faint die, whose centres lie up to about half an edge off)."""
+
+
+def mat_samples(scenes: int, seed: int) -> tuple[Cuts, Offsets]:
+    """Cuts round points near every die's top face on `scenes` rendered mats, and where the nearest face's
+    centre lies in each, in cut widths from the cut's centre."""
+    rng = np.random.default_rng(seed)
+    cuts, offsets = [], []
+    for _ in range(scenes):
+        config = mat_config(rng)
+        scene = render_mat_scene(config, rng)
+        try:
+            location = locate_mat(scene.image)
+        except MatNotFound:
+            continue
+        if not scene.dice:
+            continue
+        views = MatViews.of(scene.image, location, config.paper)
+        faces = top_faces_in_view([d.die for d in scene.dice], location, views.edge).mean(axis=1)
+        visible = [i for i, d in enumerate(scene.dice) if d.die.visible_fraction >= 0.5]
+        if not visible:
+            continue
+        face_side = views.edge * VIEW_SCALE * rng.uniform(0.95, 1.05)
+        points = np.array([faces[i] + _shift(rng) * face_side for i in visible])
+        nearest = faces[np.hypot(*(points[:, None] - faces[None]).transpose(2, 0, 1)).argmin(axis=1)]
+        cast = rng.uniform(0.8, 1.25, 3).astype(np.float32)
+        gains = white_balance_gains(np.clip(views.tops * cast, 0, 255).astype(np.uint8)) * cast
+        cuts.append(locator_cuts(views.tops, points, face_side, gains))
+        offsets.append((nearest - points) / max(2, round(LOCATOR_CUT * face_side)))
+    return np.concatenate(cuts), np.concatenate(offsets).astype(np.float32)
+
+
+def _shift(rng: np.random.Generator) -> npt.NDArray[np.float64]:
+    if rng.random() < 0.5:
+        return rng.normal(0, _NEAR_SHIFT, 2)
+    angle, reach = rng.uniform(0, 2 * np.pi), _FAR_REACH * np.sqrt(rng.random())
+    return np.array([np.cos(angle), np.sin(angle)]) * reach
+
+
+def augment(cuts: Cuts, offsets: Offsets, rng: np.random.Generator) -> tuple[Cuts, Offsets]:
+    """Quarter turns, with the offset turned alike; light changes, a little noise."""
+    turns = rng.integers(0, 4, len(cuts))
+    turned = np.stack([np.rot90(cut, int(k)) for cut, k in zip(cuts, turns, strict=True)])
+    turned_offsets = offsets.copy()
+    for _turn in range(3):
+        # np.rot90 turns a quarter counterclockwise: an offset (x, y) becomes (y, -x).
+        more = turns > _turn
+        turned_offsets[more] = np.stack((turned_offsets[more, 1], -turned_offsets[more, 0]), axis=1)
+    gains = rng.uniform(0.8, 1.2, (len(cuts), 1, 1, 1))
+    noisy = turned * gains + rng.normal(0, 3, turned.shape)
+    return np.clip(noisy, 0, 255).astype(np.uint8), turned_offsets
+
+
+def location_errors(network: FaceLocatorNet, cuts: Cuts, offsets: Offsets) -> npt.NDArray[np.float64]:
+    """How far each located centre lies from the face's, in die edges."""
+    return np.hypot(*(outputs(network, cuts) - offsets).T) * LOCATOR_CUT
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenes", type=int, default=1200, help="rendered training mats")
+    parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument("--output", type=Path, default=LOCATOR_MODEL)
+    arguments = parser.parse_args(argv)
+    torch.manual_seed(SEED)
+    torch.set_num_threads(1)
+    cv2.setNumThreads(1)
+    started = time.perf_counter()
+    cuts, offsets = mat_samples(arguments.scenes, SEED)
+    held_cuts, held_offsets = mat_samples(max(arguments.scenes // 8, 10), SEED + 1)
+    print(f"{len(cuts)} training cuts from rendered mats ({time.perf_counter() - started:.0f} s)", flush=True)
+    network = FaceLocatorNet(CUT_PX)
+    fit(network, cuts, offsets, arguments.epochs, SEED + 2, augment, partial(smooth_l1_loss, beta=0.02))
+    start = np.hypot(*held_offsets.T) * LOCATOR_CUT
+    errors = location_errors(network, held_cuts, held_offsets)
+    print(
+        f"held-out rendered mats: cut centres a median {np.median(start):.3f} die edges off the face, "
+        f"located {np.median(errors):.3f} (90th percentile {np.percentile(errors, 90):.3f}, "
+        f"99th {np.percentile(errors, 99):.3f}) after one look"
+    )
+    torch.onnx.export(
+        network,
+        (torch.zeros(1, 3, CUT_PX, CUT_PX),),
+        str(arguments.output),
+        input_names=["pixels"],
+        output_names=["face_offsets"],
+        dynamic_axes={"pixels": {0: "cuts"}, "face_offsets": {0: "cuts"}},
+        opset_version=17,
+        dynamo=False,
+    )
+    print(f"wrote {arguments.output} ({time.perf_counter() - started:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
