@@ -155,9 +155,11 @@ def assign_dice(location: MatLocation, dice: Sequence[DetectedDie], paper: Paper
         if twin is None:
             kept[index] = PlacedDie(_zone_at(*point, edge / 2), point, die)
         elif math.dist(point, kept[twin].mat_point) >= CLOSEST_DICE * edge:
-            # The top and the near side of a die seen aslant, found apart: the die stands between them.
-            middle = ((point[0] + kept[twin].mat_point[0]) / 2, (point[1] + kept[twin].mat_point[1]) / 2)
-            kept[twin] = replace(kept[twin], zone=_zone_at(*middle, edge / 2), mat_point=middle)
+            # The top and the near side of a die seen aslant, found apart: the side, below the top, shows
+            # nearer the camera in the views, so the die stands at the find farther from it.
+            camera = location.camera_position[:2]
+            if math.dist(point, camera) > math.dist(kept[twin].mat_point, camera):
+                kept[twin] = replace(kept[twin], zone=_zone_at(*point, edge / 2), mat_point=point)
     placed = tuple(kept[index] for index in sorted(kept))
     return MatReading(placed, location.markers, location.reprojection_error)
 

@@ -108,8 +108,8 @@ def test_a_die_found_twice_is_placed_once(mat_scenes: list[MatScene]) -> None:
 
 
 def test_a_die_seen_aslant_found_as_its_top_and_its_near_side_is_one_die(mat_scenes: list[MatScene]) -> None:
-    """Detections less than an edge apart in line with the camera are one die, standing between them;
-    as far apart across that line they are two."""
+    """Detections less than an edge apart in line with the camera are one die, standing at the one farther
+    from the camera (the near side shows nearer it); as far apart across that line they are two."""
     location = locate_mat(mat_scenes[0].image)
     centre = np.array([200.0, 260.0])
     towards = location.camera_position[:2] - centre
@@ -118,7 +118,10 @@ def test_a_die_seen_aslant_found_as_its_top_and_its_near_side_is_one_die(mat_sce
     found = [_die_at(location, (top[0], top[1]), 4), _die_at(location, (side[0], side[1]), 2, size=1.2)]
     reading = assign_dice(location, [found[0], replace(found[1], detection_confidence=0.5)])
     assert [d.value for d in reading.dice] == [4]
-    assert np.allclose(reading.dice[0].mat_point, centre, atol=1e-6)
+    assert np.allclose(reading.dice[0].mat_point, top, atol=1e-6)
+    side_surer = assign_dice(location, [replace(found[0], detection_confidence=0.5), found[1]])
+    assert len(side_surer.dice) == 1
+    assert np.allclose(side_surer.dice[0].mat_point, top, atol=1e-6)
     across = np.array([-towards[1], towards[0]]) * 6.5
     left, right = centre + across, centre - across
     beside = [_die_at(location, (left[0], left[1]), 4), _die_at(location, (right[0], right[1]), 2)]
