@@ -275,7 +275,11 @@ def find_on_mat(recognizer: MatRecognizer, location: MatLocation, views: MatView
     """
     candidates, centres = [], []
     for view, height in ((views.middle, views.edge / 2), (views.tops, views.edge)):
-        found = recognizer.find_candidates(view)
+        found = [
+            candidate
+            for candidate in recognizer.find_candidates(view)
+            if not on_print(*view_to_mat(np.array([box_centre(candidate.box)]))[0])
+        ]
         readings = recognizer.read_boxes(view, [candidate.box for candidate in found])
         for box_found, reading in zip(found, readings, strict=True):
             candidates.append(
@@ -341,12 +345,18 @@ def _rescued(
     candidates: list[_Candidate],
     footprints: FloatArray,
 ) -> list[_Candidate]:
-    """The candidates, those under CANDIDATE_CONFIDENCE looked at again at their located footprint: kept,
-    with the box round the face, when the dice reader finds a die with RESCUE_DIE_PROBABILITY in a box of
-    RESCUE_BOX edges round the footprint both in the view at the dice's tops and in the view at their
-    middle, dropped otherwise. A die stands in both; print that looks like a die in one view lies elsewhere
-    in the other."""
-    weak = [index for index, c in enumerate(candidates) if c.confidence < CANDIDATE_CONFIDENCE]
+    """The candidates, those under CANDIDATE_CONFIDENCE looked at again at their located footprint, unless
+    a die found there already stands for them: kept, with the box round the face, when the dice reader
+    finds a die with RESCUE_DIE_PROBABILITY in a box of RESCUE_BOX edges round the footprint both in the
+    view at the dice's tops and in the view at their middle. A die stands in both; print that looks like a
+    die in one view lies elsewhere in the other."""
+    found = footprints[[c.confidence >= CANDIDATE_CONFIDENCE for c in candidates]]
+    weak = [
+        index
+        for index, c in enumerate(candidates)
+        if c.confidence < CANDIDATE_CONFIDENCE
+        and not (np.hypot(*(found - footprints[index]).T) < CLOSEST_DICE * views.edge).any()
+    ]
     if not weak:
         return candidates
     half = RESCUE_BOX * views.edge * VIEW_SCALE / 2
