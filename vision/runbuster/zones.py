@@ -45,10 +45,11 @@ from vision.runbuster.mat import (
 from vision.runbuster.topdown import VIEW_SCALE, mat_to_view, plane_views, view_to_mat
 
 UNSURE_BELOW = 0.6
-"""A die whose value is read with less confidence than this is flagged for the players to check. On 40
-rendered mats (`python -m bench.bench_runbuster_camera --scenes 40`) it flags the 1 die misread and 4 of
-the 632 read right (the dice reader alone, before the face reader: 2 of 5 and 7 of 628); the detection's
-confidence is about as high for misread dice as for the others, so it is not used."""
+"""A die whose value is read with less confidence than this is flagged for the players to check. On 100
+rendered mats (`python -m bench.bench_runbuster_camera --scenes 100 --seed 3 --dice-per-zone 3 6`) it
+flags 5 of the 7 dice misread and 4 of the 1809 read right; on 40 (`--scenes 40`), where none is misread,
+2 of 635 (with the dice reader alone, before the face reader and the face locator: 2 of 5 misread and 7 of
+628). The detection's confidence is about as high for misread dice as for the others, so it is not used."""
 DIE_SIZE_RANGE = (0.9, 3.0)
 """A detection's box (the square root of its area) over a die's face as the camera sees it there: a die's
 box spans its face at least, and its sides too when seen aslant; smaller or larger is print or clutter."""
@@ -146,7 +147,7 @@ def assign_dice(location: MatLocation, dice: Sequence[DetectedDie], paper: Paper
         die, (x, y) = dice[index], points[index]
         if not (-edge / 2 <= x <= MAT_WIDTH + edge / 2 and -edge / 2 <= y <= MAT_HEIGHT + edge / 2):
             continue
-        if on_print(x, y) or not _die_sized(location, die, float(x), float(y), edge):
+        if on_print(x, y) or not _die_sized(location, die.box, float(x), float(y), edge):
             continue
         point = (float(x), float(y))
         twin = next(
@@ -169,8 +170,8 @@ def read_mat(pixels: BGRImage, dice: Sequence[DetectedDie], paper: Paper = Paper
     return assign_dice(locate_mat(pixels), dice, paper)
 
 
-def _die_sized(location: MatLocation, die: DetectedDie, x: float, y: float, edge: float) -> bool:
-    """Whether the detection is about as large as a die standing at (x, y) would look."""
+def _die_sized(location: MatLocation, box: Box, x: float, y: float, edge: float) -> bool:
+    """Whether a detection's box (photo pixels) is about as large as a die standing at (x, y) would look."""
     half = edge / 2
     square = np.array(
         [[x - half, y - half], [x + half, y - half], [x + half, y + half], [x - half, y + half]]
@@ -178,7 +179,8 @@ def _die_sized(location: MatLocation, die: DetectedDie, x: float, y: float, edge
     face = location.to_image(square, height=half)
     xs, ys = face[:, 0], face[:, 1]
     face_side = float(np.sqrt(abs(np.dot(xs, np.roll(ys, 1)) - np.dot(ys, np.roll(xs, 1))) / 2))
-    ratio = float(np.sqrt(max(die.width, 0.0) * max(die.height, 0.0))) / max(face_side, 1e-9)
+    width, height = box[2] - box[0], box[3] - box[1]
+    ratio = float(np.sqrt(max(width, 0.0) * max(height, 0.0))) / max(face_side, 1e-9)
     return DIE_SIZE_RANGE[0] <= ratio <= DIE_SIZE_RANGE[1]
 
 
@@ -310,7 +312,7 @@ def find_on_mat(recognizer: MatRecognizer, location: MatLocation, views: MatView
         )
         found_dice.append(die)
         x, y = float(footprint[0]), float(footprint[1])
-        if candidate.height < views.edge and _die_sized(location, die, x, y, views.edge):
+        if candidate.height < views.edge and _die_sized(location, die.box, x, y, views.edge):
             middle_dice.append(footprint)
     return tuple(found_dice)
 
@@ -346,11 +348,17 @@ def _rescued(
     footprints: FloatArray,
 ) -> list[_Candidate]:
     """The candidates, those under CANDIDATE_CONFIDENCE looked at again at their located footprint, unless
-    a die found there already stands for them: kept, with the box round the face, when the dice reader
+    a die-sized find there already stands for them: kept, with the box round the face, when the dice reader
     finds a die with RESCUE_DIE_PROBABILITY in a box of RESCUE_BOX edges round the footprint both in the
     view at the dice's tops and in the view at their middle. A die stands in both; print that looks like a
     die in one view lies elsewhere in the other."""
-    found = footprints[[c.confidence >= CANDIDATE_CONFIDENCE for c in candidates]]
+    found = footprints[
+        [
+            c.confidence >= CANDIDATE_CONFIDENCE
+            and _die_sized(location, c.box, float(footprint[0]), float(footprint[1]), views.edge)
+            for c, footprint in zip(candidates, footprints, strict=True)
+        ]
+    ]
     weak = [
         index
         for index, c in enumerate(candidates)
