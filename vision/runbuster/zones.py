@@ -268,8 +268,9 @@ def find_on_mat(recognizer: MatRecognizer, location: MatLocation, views: MatView
 
     The detector's candidates are looked for in the view at the dice's middle, where a box is centred on
     the footprint, and in the view at their tops, where it finds some white dice on the white sheet that
-    it misses in the other. Each candidate's footprint, placed from its box, is then moved to the top face
-    the face locator sees nearest (`vision.runbuster.footprints`). A candidate is a die when its detector
+    it misses in the other; those whose box is centred on the print are left out at once. Each
+    candidate's footprint, first its box's centre, is then moved to the top face the face locator sees
+    nearest (`vision.runbuster.footprints`). A candidate is a die when its detector
     score times the dice reader's probability that its box holds a die reaches CANDIDATE_CONFIDENCE, or,
     short of that, when the dice reader shown the located face is sure of a die (RESCUE_DIE_PROBABILITY):
     a faint die the detector boxes by one pip. A find in the view at the tops within CLOSEST_DICE of a
@@ -312,7 +313,7 @@ def find_on_mat(recognizer: MatRecognizer, location: MatLocation, views: MatView
         )
         found_dice.append(die)
         x, y = float(footprint[0]), float(footprint[1])
-        if candidate.height < views.edge and _die_sized(location, die.box, x, y, views.edge):
+        if candidate.plane_height < views.edge and _die_sized(location, die.box, x, y, views.edge):
             middle_dice.append(footprint)
     return tuple(found_dice)
 
@@ -324,8 +325,8 @@ class _Candidate:
     score: float
     reading: DieReading
     box: Box
-    height: float
-    """The height of the view it was found in, in mat units."""
+    plane_height: float
+    """The height above the paper of the view it was found in, in mat units."""
 
     @property
     def confidence(self) -> float:
@@ -378,7 +379,7 @@ def _rescued(
             candidates[index].score if sure else 0.0,
             top,
             _photo_box(location, box, views.edge),
-            candidates[index].height,
+            candidates[index].plane_height,
         )
     return rescued
 
