@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 import cv2
@@ -10,10 +11,19 @@ import pytest
 
 from tests.vision.runbuster.conftest import VIEW_SHAPE, ExactRecognizer, as_detected
 from vision.markers import MatLocation
-from vision.observation import DetectedDie
+from vision.observation import Box, DetectedDie
+from vision.read import DieReading
 from vision.runbuster.locate import locate_mat
-from vision.runbuster.mat import MARKERS, PRINTED_AREAS, ZONE_KEYS, Paper
-from vision.runbuster.zones import FACE_READER_WEIGHT, assign_dice, read_mat, read_mat_photo
+from vision.runbuster.mat import DIE_EDGE, MARKERS, PRINTED_AREAS, ZONE_KEYS, Paper
+from vision.runbuster.topdown import VIEW_SCALE
+from vision.runbuster.zones import (
+    FACE_READER_WEIGHT,
+    RESCUE_BOX,
+    RESCUE_DIE_PROBABILITY,
+    assign_dice,
+    read_mat,
+    read_mat_photo,
+)
 from vision.synth.mat import MatScene
 
 
@@ -171,3 +181,40 @@ def test_a_sure_face_reader_outweighs_the_dice_reader_and_an_unsure_one_does_not
             share = FACE_READER_WEIGHT * sure if wins else 1.0 + FACE_READER_WEIGHT * (1.0 - sure)
             assert die.value == expected
             assert die.die.value_confidence == pytest.approx(share / (1.0 + FACE_READER_WEIGHT))
+
+
+class _FaintDice(ExactRecognizer):
+    """The detector's boxes read as no die (0.1), as a faint die boxed by one pip; a box of RESCUE_BOX
+    edges round a footprint reads as a die in the view at the dice's tops, and with `in_middle` in the
+    view at their middle (the first view shown)."""
+
+    def __init__(self, scene: MatScene, in_middle: float) -> None:
+        super().__init__(scene)
+        self.in_middle = in_middle
+
+    def read_boxes(self, pixels: np.ndarray, boxes: Sequence[Box]) -> list[DieReading]:
+        readings = super().read_boxes(pixels, boxes)
+        rescue_side = RESCUE_BOX * DIE_EDGE * VIEW_SCALE
+        middle = np.array_equal(pixels, self._views[0])
+        return [
+            replace(
+                reading,
+                die_probability=(self.in_middle if middle else 1.0)
+                if abs((x1 - x0) - rescue_side) < 1e-6
+                else 0.1,
+            )
+            for reading, (x0, _y0, x1, _y1) in zip(readings, boxes, strict=True)
+        ]
+
+
+def test_a_weak_candidate_is_a_die_when_its_located_face_is_one_in_both_views(
+    mat_scenes: list[MatScene],
+) -> None:
+    """Candidates under the confidence floor are kept when the dice reader, shown their located footprint,
+    is sure of a die in both top-down views, and left out when it is not in one of them."""
+    scene = mat_scenes[2]
+    assert RESCUE_DIE_PROBABILITY <= 0.95
+    found = read_mat_photo(_FaintDice(scene, in_middle=0.95), scene.image)
+    for key in ZONE_KEYS:
+        assert found.values(key) == scene.values(key)
+    assert read_mat_photo(_FaintDice(scene, in_middle=RESCUE_DIE_PROBABILITY - 0.05), scene.image).dice == ()
