@@ -102,7 +102,7 @@ class DiceDetector:
         self, settings: DetectorSettings | None = None, threads: int = 1, model: Path = DETECTOR_MODEL
     ):
         self.settings = settings or DetectorSettings()
-        self._session = open_session(model, threads)
+        self._session = open_session(model, threads, "python -m models.train_dice")
         self._input_name = self._session.get_inputs()[0].name
 
     def find(self, pixels: BGRImage) -> list[DieCandidate]:

@@ -11,12 +11,12 @@ from vision.errors import ModelUnavailable
 MODELS_FOLDER = Path(__file__).resolve().parent.parent / "models"
 
 
-def open_session(path: Path, threads: int) -> ort.InferenceSession:
-    """An onnxruntime CPU session on `threads` intra-op threads (one inter-op thread: graphs are serial)."""
+def open_session(path: Path, threads: int, rebuild: str) -> ort.InferenceSession:
+    """An onnxruntime CPU session on `threads` intra-op threads (one inter-op thread: graphs are serial).
+
+    A missing file is named with `rebuild`, the command that trains it again."""
     if not path.is_file():
-        raise ModelUnavailable(
-            f"{path}: model file not found (rebuild it with `python -m models.train_dice`)"
-        )
+        raise ModelUnavailable(f"{path}: model file not found (rebuild it with `{rebuild}`)")
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1

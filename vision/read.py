@@ -144,7 +144,7 @@ class DiceReader:
         self, threads: int = 1, model: Path = READER_MODEL, second_look_below: float = SECOND_LOOK_BELOW
     ):
         self.second_look_below = second_look_below
-        self._session = open_session(model, threads)
+        self._session = open_session(model, threads, "python -m models.train_dice")
         model_input = self._session.get_inputs()[0]
         self._input_name = model_input.name
         self.input_size = int(model_input.shape[-1])

@@ -15,7 +15,6 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from vision.errors import ModelUnavailable
 from vision.markers import BGRImage
 from vision.onnx_session import MODELS_FOLDER, open_session
 from vision.read import FloatArray, crop_die, reader_input, softmax
@@ -43,11 +42,7 @@ class FaceReader:
     """The face reader's network, loaded once."""
 
     def __init__(self, threads: int = 1, model: Path = FACE_MODEL):
-        if not model.is_file():
-            raise ModelUnavailable(
-                f"{model}: model file not found (rebuild it with `python -m models.train_runbuster_faces`)"
-            )
-        self._session = open_session(model, threads)
+        self._session = open_session(model, threads, "python -m models.train_runbuster_faces")
         self._input_name = self._session.get_inputs()[0].name
 
     def value_probabilities(self, cuts: Cuts) -> FloatArray:

@@ -18,7 +18,6 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.errors import ModelUnavailable
 from vision.markers import BGRImage
 from vision.onnx_session import MODELS_FOLDER, open_session
 from vision.read import FloatArray, balanced, reader_input
@@ -62,12 +61,7 @@ class FaceLocator:
     """The face locator's network, loaded once."""
 
     def __init__(self, threads: int = 1, model: Path = LOCATOR_MODEL):
-        if not model.is_file():
-            raise ModelUnavailable(
-                f"{model}: model file not found "
-                "(rebuild it with `python -m models.train_runbuster_footprints`)"
-            )
-        self._session = open_session(model, threads)
+        self._session = open_session(model, threads, "python -m models.train_runbuster_footprints")
         self._input_name = self._session.get_inputs()[0].name
 
     def offsets(self, cuts: Cuts) -> FloatArray:

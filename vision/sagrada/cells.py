@@ -33,7 +33,6 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.sagrada.window import ALL_CELLS, Cell, Color, Die, Restriction
-from vision.errors import ModelUnavailable
 from vision.onnx_session import MODELS_FOLDER, open_session
 from vision.read import (
     READER_MODEL,
@@ -195,11 +194,7 @@ class CellReader:
     `dice_reader` is the dice reader's model for a second opinion on values (None: the classifier alone)."""
 
     def __init__(self, threads: int = 1, model: Path = CELL_MODEL, dice_reader: Path | None = READER_MODEL):
-        if not model.is_file():
-            raise ModelUnavailable(
-                f"{model}: model file not found (rebuild it with `python -m models.train_sagrada_cells`)"
-            )
-        self._session = open_session(model, threads)
+        self._session = open_session(model, threads, "python -m models.train_sagrada_cells")
         self._input_name = self._session.get_inputs()[0].name
         self._dice_reader = DiceReader(threads, dice_reader) if dice_reader else None
 
