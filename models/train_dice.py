@@ -642,7 +642,8 @@ def fit(
 def export(
     network: torch.nn.Module, example: torch.Tensor, path: Path, outputs: list[str], dynamic: dict
 ) -> None:
-    """Classic (TorchScript-based) ONNX export with dynamic batch and image axes."""
+    """Classic (TorchScript-based) ONNX export of a network taking "pixels", with the axes in `dynamic` left
+    free (batch and image size for the dice models, the batch for the games' networks on cuts)."""
     torch.onnx.export(
         network,
         (example,),

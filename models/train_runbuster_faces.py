@@ -25,7 +25,7 @@ from torch.nn.functional import cross_entropy
 
 from models.cut_training import Cuts, Labels, fit, predictions
 from models.dice_nets import FaceNet
-from models.train_dice import HARDER_LOOKS, top_faces_in_view
+from models.train_dice import HARDER_LOOKS, export, top_faces_in_view
 from vision.markers import MatNotFound
 from vision.read import white_balance_gains
 from vision.runbuster.faces import CUT_PX, FACE_MODEL, face_cuts
@@ -124,15 +124,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         partial(cross_entropy, label_smoothing=0.05),
     )
     print(f"held-out rendered mats: {accuracy(network, held_cuts, held_labels):.2%} of faces read right")
-    torch.onnx.export(
+    export(
         network,
-        (torch.zeros(1, 3, CUT_PX, CUT_PX),),
-        str(arguments.output),
-        input_names=["pixels"],
-        output_names=["value_logits"],
-        dynamic_axes={"pixels": {0: "faces"}, "value_logits": {0: "faces"}},
-        opset_version=17,
-        dynamo=False,
+        torch.zeros(1, 3, CUT_PX, CUT_PX),
+        arguments.output,
+        ["value_logits"],
+        {"pixels": {0: "faces"}, "value_logits": {0: "faces"}},
     )
     print(f"wrote {arguments.output} ({time.perf_counter() - started:.0f} s)")
 

@@ -25,7 +25,7 @@ from torch.nn.functional import smooth_l1_loss
 
 from models.cut_training import Cuts, fit, outputs
 from models.dice_nets import FaceLocatorNet
-from models.train_dice import top_faces_in_view
+from models.train_dice import export, top_faces_in_view
 from models.train_runbuster_faces import mat_config
 from vision.markers import MatNotFound
 from vision.read import white_balance_gains
@@ -120,15 +120,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"located {np.median(errors):.3f} (90th percentile {np.percentile(errors, 90):.3f}, "
         f"99th {np.percentile(errors, 99):.3f}) after one look"
     )
-    torch.onnx.export(
+    export(
         network,
-        (torch.zeros(1, 3, CUT_PX, CUT_PX),),
-        str(arguments.output),
-        input_names=["pixels"],
-        output_names=["face_offsets"],
-        dynamic_axes={"pixels": {0: "cuts"}, "face_offsets": {0: "cuts"}},
-        opset_version=17,
-        dynamo=False,
+        torch.zeros(1, 3, CUT_PX, CUT_PX),
+        arguments.output,
+        ["face_offsets"],
+        {"pixels": {0: "cuts"}, "face_offsets": {0: "cuts"}},
     )
     print(f"wrote {arguments.output} ({time.perf_counter() - started:.0f} s)")
 

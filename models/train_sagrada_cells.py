@@ -25,7 +25,7 @@ from torch import nn
 from engine.sagrada.window import ALL_CELLS, official_patterns
 from models.cut_training import Cuts, Labels, fit, predictions
 from models.dice_nets import conv_bn_relu
-from models.train_dice import REAL_PHOTOS, VALIDATION_SPLIT
+from models.train_dice import REAL_PHOTOS, VALIDATION_SPLIT, export
 from vision.evaluation import read_split
 from vision.sagrada.cells import (
     CELL_CLASSES,
@@ -178,15 +178,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     fit(network, crops, labels, arguments.epochs, SEED + 2, augment, nn.functional.cross_entropy)
     spaces, windows = accuracy(network, held_crops, held_labels)
     print(f"held-out rendered windows: {spaces:.2%} of spaces, {windows:.2%} of windows read right")
-    torch.onnx.export(
+    export(
         network,
-        (torch.zeros(1, CUT_CHANNELS, CROP_PX, CROP_PX),),
-        str(arguments.output),
-        input_names=["pixels"],
-        output_names=["logits"],
-        dynamic_axes={"pixels": {0: "spaces"}, "logits": {0: "spaces"}},
-        opset_version=17,
-        dynamo=False,
+        torch.zeros(1, CUT_CHANNELS, CROP_PX, CROP_PX),
+        arguments.output,
+        ["logits"],
+        {"pixels": {0: "spaces"}, "logits": {0: "spaces"}},
     )
     print(f"wrote {arguments.output} ({time.perf_counter() - started:.0f} s)")
 
