@@ -26,8 +26,8 @@ from torch.nn.functional import cross_entropy
 from models.cut_training import Cuts, Labels, fit, predictions
 from models.dice_nets import FaceNet
 from models.train_dice import HARDER_LOOKS, export, top_faces_in_view
-from vision.markers import MatNotFound
-from vision.read import white_balance_gains
+from vision.markers import BGRImage, MatNotFound
+from vision.read import FloatArray, white_balance_gains
 from vision.runbuster.faces import CUT_PX, FACE_MODEL, face_cuts
 from vision.runbuster.locate import locate_mat
 from vision.runbuster.mat import Paper
@@ -55,6 +55,13 @@ def mat_config(rng: np.random.Generator) -> MatSceneConfig:
     return config
 
 
+def cast_gains(view: BGRImage, rng: np.random.Generator) -> FloatArray:
+    """White-balance gains for the view under a random colour cast: those the run-time balance finds for
+    the cast view, with the cast itself, so a cut is balanced as the cast view would be."""
+    cast = rng.uniform(0.8, 1.25, 3).astype(np.float32)
+    return white_balance_gains(np.clip(view * cast, 0, 255).astype(np.uint8)) * cast
+
+
 def mat_samples(scenes: int, seed: int) -> tuple[Cuts, Labels]:
     """The top-face cuts of every die on `scenes` rendered mats, and their values less one."""
     rng = np.random.default_rng(seed)
@@ -77,8 +84,7 @@ def mat_samples(scenes: int, seed: int) -> tuple[Cuts, Labels]:
             centre + rng.normal(0, (_FAR_SHIFT if f else _NEAR_SHIFT) * face_side, 2)
             for centre, f in zip(faces, far, strict=True)
         ]
-        cast = rng.uniform(0.8, 1.25, 3).astype(np.float32)
-        gains = white_balance_gains(np.clip(views.tops * cast, 0, 255).astype(np.uint8)) * cast
+        gains = cast_gains(views.tops, rng)
         cuts.append(face_cuts(views.tops, centres, face_side * rng.uniform(0.95, 1.05), gains))
         labels.extend(die.value - 1 for die in dice)
     return np.concatenate(cuts), np.array(labels, np.int64)

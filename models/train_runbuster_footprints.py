@@ -26,10 +26,9 @@ from torch.nn.functional import smooth_l1_loss
 from models.cut_training import Cuts, fit, outputs
 from models.dice_nets import FaceLocatorNet
 from models.train_dice import export, top_faces_in_view
-from models.train_runbuster_faces import mat_config
+from models.train_runbuster_faces import cast_gains, mat_config
 from vision.markers import MatNotFound
-from vision.read import white_balance_gains
-from vision.runbuster.footprints import CUT_PX, LOCATOR_CUT, LOCATOR_MODEL, locator_cuts
+from vision.runbuster.footprints import CUT_PX, LOCATOR_CUT, LOCATOR_MODEL, cut_side, locator_cuts
 from vision.runbuster.locate import locate_mat
 from vision.runbuster.topdown import VIEW_SCALE
 from vision.runbuster.zones import MatViews
@@ -65,10 +64,9 @@ def mat_samples(scenes: int, seed: int) -> tuple[Cuts, Offsets]:
         face_side = views.edge * VIEW_SCALE * rng.uniform(0.95, 1.05)
         points = np.array([faces[i] + _shift(rng) * face_side for i in visible])
         nearest = faces[np.hypot(*(points[:, None] - faces[None]).transpose(2, 0, 1)).argmin(axis=1)]
-        cast = rng.uniform(0.8, 1.25, 3).astype(np.float32)
-        gains = white_balance_gains(np.clip(views.tops * cast, 0, 255).astype(np.uint8)) * cast
+        gains = cast_gains(views.tops, rng)
         cuts.append(locator_cuts(views.tops, points, face_side, gains))
-        offsets.append((nearest - points) / max(2, round(LOCATOR_CUT * face_side)))
+        offsets.append((nearest - points) / cut_side(face_side))
     return np.concatenate(cuts), np.concatenate(offsets).astype(np.float32)
 
 

@@ -35,11 +35,17 @@ Cuts = npt.NDArray[np.uint8]
 Points = npt.NDArray[np.float64]
 
 
+def cut_side(face_side: float) -> int:
+    """The side in view pixels of the cut round a point, where a face is `face_side` pixels across: the
+    unit of the locator's offsets."""
+    return max(2, round(LOCATOR_CUT * face_side))
+
+
 def locator_cuts(tops: BGRImage, points: npt.ArrayLike, face_side: float, gains: FloatArray) -> Cuts:
     """The cut round each point (N x 2 pixels of the view at the dice's tops, where a face is `face_side`
     pixels across), centred on the point to the sub-pixel, white-balanced with `gains`, as an
     N x CUT_PX x CUT_PX x 3 array."""
-    side = max(2, round(LOCATOR_CUT * face_side))
+    side = cut_side(face_side)
     cuts = [
         balanced(
             cast(
@@ -77,7 +83,7 @@ class FaceLocator:
         """The centre of the top face nearest each point (N x 2 pixels of the view at the dice's tops),
         after ROUNDS moves."""
         located = np.asarray(points, np.float64).reshape(-1, 2)
-        cut_side = max(2, round(LOCATOR_CUT * face_side))
         for _round in range(ROUNDS):
-            located = located + self.offsets(locator_cuts(tops, located, face_side, gains)) * cut_side
+            offsets = self.offsets(locator_cuts(tops, located, face_side, gains))
+            located = located + offsets * cut_side(face_side)
         return located
