@@ -79,7 +79,8 @@ print) that the detector boxes by one pip. Chosen on the tests' 28 mats (`python
 bench.bench_runbuster_camera --scenes 28 --seed 20261129 --dice-per-zone 3 6`): there the dice so kept
 read 0.90-1.00 in the view at the tops, and the look-alikes (shadows, zone edges, a neighbour's side) at
 most 0.62; a zone's lettering on A4, read 0.86-0.88 there, reads 0.22 in the view at the dice's middle,
-where the dice so kept read 0.87 or more (`tests/vision/runbuster/test_end_to_end.py`'s A4 mats)."""
+where the dice so kept read 0.87 or more (`tests/vision/runbuster/test_end_to_end.py`'s A4 mats; a
+one-off script read both views at each located footprint)."""
 RESCUE_BOX = 1.3
 """The box, in die edges, round a located footprint in which a weak candidate is looked at again."""
 TOWARDS_CAMERA = 0.9
