@@ -2,6 +2,7 @@
 window on a printed mat at 1280x720.
 
     python3 bench/bench_sagrada_read.py [--runs N] [--accuracy WINDOWS] [--model FILE.onnx]
+                                        [--face-model FILE.onnx] [--without-dice-reader] [--classifier-alone]
 
 Photos are rendered (seeded) and JPEG-encoded, then read from bytes as the command does: decode, find
 windows, read the spaces, identify the patterns, score. Prints the median of the whole read (wall clock,
@@ -14,10 +15,10 @@ tests' photos, 960x540, other seeds): every space right with any number of dice 
 the cards on printed window mats (`tablesight mat sagrada`) photographed by a steady camera (then the same
 photos read as if they had no mats, by the markerless search alone), the pattern named, what went wrong where
 a window was not read whole (and windows reported where no card lies); and real dice pasted into rendered
-windows (from the photos the space classifier never trained on). `--model` reads the spaces with another space
-classifier file than the shipped one, to compare a candidate on the same photos (the shipped dice reader still
-gives its opinion on die values, as in the product); `--classifier-alone` leaves that opinion out, to measure
-what it adds.
+windows (from the photos the space classifier never trained on). `--model` and `--face-model` read the spaces
+with another space classifier or face reader file than the shipped one, to compare a candidate on the same
+photos; `--without-dice-reader` leaves the dice reader's opinion on die values out, and `--classifier-alone`
+both value readers', to measure what they add.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ import numpy as np
 from engine.sagrada.window import ALL_CELLS, Window
 from vision.evaluation import read_split
 from vision.read import READER_MODEL
-from vision.sagrada.cells import CELL_MODEL, CellReader
+from vision.sagrada.cells import CELL_MODEL, FACE_MODEL, CellReader
 from vision.sagrada.reader import SagradaReader, WindowReading
 from vision.synth.sagrada import (
     RenderedWindow,
@@ -181,14 +182,21 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--accuracy", type=int, metavar="WINDOWS", help="print accuracy on this many windows")
     parser.add_argument("--model", type=Path, default=CELL_MODEL, help="the space classifier's ONNX file")
+    parser.add_argument("--face-model", type=Path, default=FACE_MODEL, help="the face reader's ONNX file")
     parser.add_argument(
-        "--classifier-alone", action="store_true", help="read die values without the dice reader's opinion"
+        "--without-dice-reader", action="store_true", help="read die values without the dice reader's opinion"
+    )
+    parser.add_argument(
+        "--classifier-alone", action="store_true", help="read die values without any value reader's opinion"
     )
     arguments = parser.parse_args()
     runs = arguments.runs
     cv2.setNumThreads(1)
-    dice_reader = None if arguments.classifier_alone else READER_MODEL
-    reader = SagradaReader(CellReader(model=arguments.model, dice_reader=dice_reader))
+    alone = arguments.classifier_alone
+    dice_reader = None if alone or arguments.without_dice_reader else READER_MODEL
+    face_reader = None if alone else arguments.face_model
+    cells = CellReader(model=arguments.model, dice_reader=dice_reader, face_reader=face_reader)
+    reader = SagradaReader(cells)
     if arguments.accuracy:
         accuracy(reader, arguments.accuracy)
         return

@@ -12,7 +12,7 @@ pytest.importorskip("torch")
 
 from models.train_dice import top_faces_in_view
 from models.train_runbuster_faces import main, mat_config
-from vision.runbuster.faces import CUT_PX, FaceReader
+from vision.runbuster.faces import CUT_PX, face_reader
 from vision.runbuster.locate import locate_mat
 from vision.runbuster.topdown import VIEW_SCALE, mat_to_view
 from vision.runbuster.zones import MatViews
@@ -41,6 +41,6 @@ def test_training_faces_are_centred_on_the_footprints_the_mat_reader_cuts_round(
 def test_a_tiny_training_run_exports_a_model_the_face_reader_loads(tmp_path: Path) -> None:
     model = tmp_path / "faces.onnx"
     main(["--scenes=12", "--epochs=1", f"--output={model}"])
-    probabilities = FaceReader(model=model).value_probabilities(np.zeros((3, CUT_PX, CUT_PX, 3), np.uint8))
+    probabilities = face_reader(model=model).value_probabilities(np.zeros((3, CUT_PX, CUT_PX, 3), np.uint8))
     assert probabilities.shape == (3, 6)
     assert np.allclose(probabilities.sum(axis=1), 1.0, atol=1e-5)

@@ -1,11 +1,8 @@
-"""A second reader for the mat's top faces, trained on the view at the dice's tops alone.
-
-The dice reader (`vision.read`) reads dice anywhere: on tables, at any tilt, real and rendered. On the mat
-every top face is an upright square of known size at its footprint (`vision.runbuster.topdown`), with
-the die's own sides and its neighbours beside it in known places. This small network is trained on
-exactly those cuts (`python -m models.train_runbuster_faces`), and `zones.read_faces` adds its value
-probabilities to the dice reader's: the dice reader keeps what it learnt from real photos, the face reader
-what is particular to the mat's view.
+"""The mat's face reader (`vision.face_reader`): its cuts round the top faces' footprints in the view at the
+dice's tops (`vision.runbuster.topdown`), where every face is an upright square of known size, and its
+model (`python -m models.train_runbuster_faces`). `zones.read_faces` adds its value probabilities to the
+dice reader's: the dice reader keeps what it learnt from real photos, the face reader what is particular
+to the mat's view.
 """
 
 from __future__ import annotations
@@ -15,9 +12,10 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from vision.face_reader import Cuts, FaceReader
 from vision.markers import BGRImage
-from vision.onnx_session import MODELS_FOLDER, open_session
-from vision.read import FloatArray, crop_die, reader_input, softmax
+from vision.onnx_session import MODELS_FOLDER
+from vision.read import FloatArray, crop_die
 
 FACE_MODEL = MODELS_FOLDER / "runbuster_faces.onnx"
 FACE_CUT = 1.7
@@ -25,8 +23,6 @@ FACE_CUT = 1.7
 degrees spans 1.41 edges, and a footprint placed from a detection can be 0.4 edges off its face."""
 CUT_PX = 48
 """The cut's side in pixels (a face of the A3 print is about 34 px in the view)."""
-
-Cuts = npt.NDArray[np.uint8]
 
 
 def face_cuts(tops: BGRImage, centres: npt.ArrayLike, face_side: float, gains: FloatArray) -> Cuts:
@@ -38,21 +34,6 @@ def face_cuts(tops: BGRImage, centres: npt.ArrayLike, face_side: float, gains: F
     return np.array(cuts, np.uint8).reshape(-1, CUT_PX, CUT_PX, 3)
 
 
-class FaceReader:
-    """The face reader's network, loaded once."""
-
-    def __init__(self, threads: int = 1, model: Path = FACE_MODEL):
-        self._session = open_session(model, threads, "python -m models.train_runbuster_faces")
-        self._input_name = self._session.get_inputs()[0].name
-
-    def value_probabilities(self, cuts: Cuts) -> FloatArray:
-        """For each cut, the probability of each value 1-6 (N x 6), averaged over its four quarter turns
-        (a face reads the same turned)."""
-        if not len(cuts):
-            return np.zeros((0, 6), np.float32)
-        turned = np.concatenate([np.rot90(cuts, turn, axes=(1, 2)) for turn in range(4)])
-        (logits,) = self._session.run(None, {self._input_name: reader_input(turned)})
-        probabilities: FloatArray = (
-            softmax(np.asarray(logits, np.float32)).reshape(4, len(cuts), -1).mean(axis=0)
-        )
-        return probabilities
+def face_reader(threads: int = 1, model: Path = FACE_MODEL) -> FaceReader:
+    """The face reader for the mat's view."""
+    return FaceReader(model, "python -m models.train_runbuster_faces", threads)

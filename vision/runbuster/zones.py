@@ -25,11 +25,12 @@ import numpy.typing as npt
 
 from vision.colors import DIE_COLORS
 from vision.detect import DieCandidate
+from vision.face_reader import FaceReader
 from vision.markers import BGRImage, FloatArray, MatLocation
 from vision.observation import Box, DetectedDie, box_centre
 from vision.read import DieReading, white_balance_gains
 from vision.recognizer import DiceRecognizer, RecognizerSettings
-from vision.runbuster.faces import FaceReader, face_cuts
+from vision.runbuster.faces import face_cuts, face_reader
 from vision.runbuster.footprints import FaceLocator
 from vision.runbuster.locate import locate_mat
 from vision.runbuster.mat import (
@@ -484,7 +485,7 @@ def _loaded_recognizer() -> DiceRecognizer:
 
 @cache
 def _loaded_face_reader() -> FaceReader:
-    return FaceReader()
+    return face_reader()
 
 
 @cache

@@ -12,13 +12,13 @@ can show (plain, five colours, six values) and the 30 dice. One network for both
 value space is weighed against every die it could be mistaken for, and its probability row gives the
 confidence and the alternatives to offer the player.
 
-Pip counts are where that network goes wrong most, so the dice reader (`vision.read`, trained on many more
-dice and on the real photos) gives a second opinion on the value of every space that may hold a die: it
-sees the space at twice the resolution, and each die class's probability is weighed by the reader's
-probability of that value (the chance that a die stands there stays the network's). With the shipped
-models it cuts the value misreads on the bench's windows on mats from 46 to 31 and on real dice pasted
-into windows from 31 to 26, and leaves those on the plain rendered windows about as they were (15 against
-14) (`python bench/bench_sagrada_read.py --accuracy 100`, and with `--classifier-alone`).
+Pip counts are where that network goes wrong most, and colours next, so every space that may hold a die is
+cut again at twice the resolution round its face and read by two more networks: the face reader
+(`vision.face_reader`, trained on exactly these cuts of rendered windows by `models/train_sagrada_faces.py`)
+and the dice reader (`vision.read`, trained on many more dice and on the real photos). Each die class's
+probability is weighed by the face reader's probability of its value (cubed: it has the larger say), the
+dice reader's of its value and the dice reader's of its colour; the chance that a die stands there stays
+the network's. `models/SAGRADA_FACES.md` gives the figures.
 """
 
 from __future__ import annotations
@@ -33,8 +33,11 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.sagrada.window import ALL_CELLS, Cell, Color, Die, Restriction
+from vision.face_reader import FaceReader
 from vision.onnx_session import MODELS_FOLDER, open_session
 from vision.read import (
+    COLOR_CLASSES,
+    READER_INPUT_SIZE,
     READER_MODEL,
     DiceReader,
     balanced,
@@ -49,6 +52,7 @@ BGRImage = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float32]
 
 CELL_MODEL = MODELS_FOLDER / "sagrada_cells.onnx"
+FACE_MODEL = MODELS_FOLDER / "sagrada_faces.onnx"
 PX_PER_UNIT = 24
 CROP_PX = 40
 """Side of the cut around each space: the space (27 px) and most of a die leaning out of it."""
@@ -62,7 +66,10 @@ READER_CUT = 1.2
 SECOND_LOOK_BELOW = 0.9
 """A space the classifier reads with less confidence than this is read again at its other quarter turns."""
 SECOND_OPINION_FROM = 0.2
-"""Spaces whose die probability reaches this get the dice reader's opinion of the value."""
+"""Spaces whose die probability reaches this get the value readers' opinion of the value."""
+FACE_READER_WEIGHT = 3.0
+"""The face reader's probabilities are raised to this power before they are multiplied by the dice
+reader's (a weighted product: the face reader, trained on these very cuts, has the larger say)."""
 PLANES = (DIE_TOP, 0.0)
 """The planes each space is cut from, in die edges above the card, stacked channel-wise in this order."""
 CUT_CHANNELS = 3 * len(PLANES)
@@ -93,6 +100,7 @@ CELL_CLASSES: tuple[CellClass, ...] = (
 """What the network tells apart, in the order of its outputs."""
 _DIE_CLASSES = np.array([isinstance(kind, Die) for kind in CELL_CLASSES])
 _DIE_VALUES = np.array([kind.value for kind in CELL_CLASSES if isinstance(kind, Die)])
+_DIE_COLORS = np.array([list(Color).index(kind.color) for kind in CELL_CLASSES if isinstance(kind, Die)])
 
 
 def class_index(kind: CellClass) -> int:
@@ -191,20 +199,30 @@ def space_cuts(image: BGRImage, lattice: WindowLattice) -> npt.NDArray[np.uint8]
 class CellReader:
     """The space classifier, loaded once; `read` gives the 20 spaces of each window in one batch.
 
-    `dice_reader` is the dice reader's model for a second opinion on values (None: the classifier alone)."""
+    `dice_reader` and `face_reader` are the models that give their opinion on the values of the spaces that
+    may hold a die (None: leave that one out; both None: the classifier alone)."""
 
-    def __init__(self, threads: int = 1, model: Path = CELL_MODEL, dice_reader: Path | None = READER_MODEL):
+    def __init__(
+        self,
+        threads: int = 1,
+        model: Path = CELL_MODEL,
+        dice_reader: Path | None = READER_MODEL,
+        face_reader: Path | None = FACE_MODEL,
+    ):
         self._session = open_session(model, threads, "python -m models.train_sagrada_cells")
         self._input_name = self._session.get_inputs()[0].name
         self._dice_reader = DiceReader(threads, dice_reader) if dice_reader else None
+        self._face_reader = (
+            FaceReader(face_reader, "python -m models.train_sagrada_faces", threads) if face_reader else None
+        )
 
     def read(self, image: BGRImage, lattices: Sequence[WindowLattice]) -> list[tuple[SpaceReading, ...]]:
         if not lattices:
             return []
         crops = np.concatenate([space_cuts(image, lattice) for lattice in lattices])
         rows = self.classify(crops).reshape(len(lattices), len(ALL_CELLS), -1)
-        if self._dice_reader is not None:
-            rows = with_reader_values(self._dice_reader, image, lattices, rows)
+        if self._dice_reader is not None or self._face_reader is not None:
+            rows = self._with_readers_opinion(image, lattices, rows)
         return [
             tuple(SpaceReading(cell, row) for cell, row in zip(ALL_CELLS, window, strict=True))
             for window in rows
@@ -228,25 +246,38 @@ class CellReader:
         (logits,) = self._session.run(None, {self._input_name: reader_input(crops)})
         return softmax(np.asarray(logits, np.float32))
 
-
-def with_reader_values(
-    reader: DiceReader, image: BGRImage, lattices: Sequence[WindowLattice], rows: FloatArray
-) -> FloatArray:
-    """`rows` (windows x spaces x classes) with the dice reader's opinion of each possible die's value."""
-    maybe_die = rows[:, :, _DIE_CLASSES].sum(axis=2) >= SECOND_OPINION_FROM
-    if not maybe_die.any():
-        return rows
-    gains = white_balance_gains(image)
-    cuts = [
-        balanced(cut, gains)
-        for lattice, spaces in zip(lattices, maybe_die, strict=True)
-        if spaces.any()
-        for cut in reader_cuts(flatten(image, lattice, DIE_TOP, READER_ZOOM), spaces, reader.input_size)
-    ]
-    values, _colors = reader.probabilities(cuts, _READER_COLORS)
-    weighed = rows.copy()
-    weighed[maybe_die] = weigh_values(rows[maybe_die], face_probabilities(values))
-    return weighed
+    def _with_readers_opinion(
+        self, image: BGRImage, lattices: Sequence[WindowLattice], rows: FloatArray
+    ) -> FloatArray:
+        """`rows` (windows x spaces x classes) with the readers' opinion of each possible die: each space
+        that may hold a die is cut once (`reader_cuts`); the face reader and the dice reader weigh in on its
+        value, the dice reader on its colour."""
+        maybe_die = rows[:, :, _DIE_CLASSES].sum(axis=2) >= SECOND_OPINION_FROM
+        if not maybe_die.any():
+            return rows
+        gains = white_balance_gains(image)
+        cuts = np.array(
+            [
+                balanced(cut, gains)
+                for lattice, spaces in zip(lattices, maybe_die, strict=True)
+                if spaces.any()
+                for cut in reader_cuts(
+                    flatten(image, lattice, DIE_TOP, READER_ZOOM), spaces, READER_INPUT_SIZE
+                )
+            ]
+        )
+        faces, colors = np.ones((len(cuts), 6)), np.ones((len(cuts), len(Color)), np.float32)
+        if self._dice_reader is not None:
+            values, reader_colors = self._dice_reader.probabilities(list(cuts), _READER_COLORS)
+            faces *= face_probabilities(values)
+            colors = reader_colors[:, [COLOR_CLASSES.index(name) for name in _READER_COLORS]]
+            colors /= np.maximum(colors.sum(axis=1, keepdims=True), 1e-12)
+        if self._face_reader is not None:
+            faces *= self._face_reader.value_probabilities(cuts) ** FACE_READER_WEIGHT
+        weighed = rows.copy()
+        faces /= faces.sum(axis=1, keepdims=True)
+        weighed[maybe_die] = weigh_dice(rows[maybe_die], faces.astype(np.float32), colors)
+        return weighed
 
 
 def reader_cuts(flat: BGRImage, spaces: npt.NDArray[np.bool_], size: int) -> list[BGRImage]:
@@ -259,11 +290,12 @@ def reader_cuts(flat: BGRImage, spaces: npt.NDArray[np.bool_], size: int) -> lis
     return cuts
 
 
-def weigh_values(probabilities: FloatArray, faces: FloatArray) -> FloatArray:
-    """Each die class of `probabilities` (N x classes) weighed by `faces` (N x 6, the probability of each
-    value), renormalised so the die classes keep their total: the chance a die is there is unchanged."""
+def weigh_dice(probabilities: FloatArray, faces: FloatArray, colors: FloatArray) -> FloatArray:
+    """Each die class of `probabilities` (N x classes) weighed by the probability of its value in `faces`
+    (N x 6) and of its colour in `colors` (N x 5, in `Color`'s order), renormalised so the die classes keep
+    their total: the chance a die is there is unchanged."""
     weighed = probabilities.copy()
-    dice = probabilities[:, _DIE_CLASSES] * faces[:, _DIE_VALUES - 1]
+    dice = probabilities[:, _DIE_CLASSES] * faces[:, _DIE_VALUES - 1] * colors[:, _DIE_COLORS]
     total = probabilities[:, _DIE_CLASSES].sum(axis=1, keepdims=True)
     weighed[:, _DIE_CLASSES] = dice / np.maximum(dice.sum(axis=1, keepdims=True), 1e-12) * total
     return weighed

@@ -9,7 +9,7 @@ import pytest
 
 from vision.errors import ModelUnavailable
 from vision.read import CROP_MARGIN, white_balance_gains
-from vision.runbuster.faces import CUT_PX, FACE_CUT, FACE_MODEL, FaceReader, face_cuts
+from vision.runbuster.faces import CUT_PX, FACE_CUT, FACE_MODEL, face_cuts, face_reader
 from vision.runbuster.locate import locate_mat
 from vision.runbuster.mat import Paper
 from vision.runbuster.topdown import VIEW_SCALE, mat_to_view
@@ -21,7 +21,7 @@ needs_model = pytest.mark.skipif(not FACE_MODEL.is_file(), reason="models/runbus
 
 def test_a_missing_model_names_the_command_that_rebuilds_it(tmp_path: Path) -> None:
     with pytest.raises(ModelUnavailable, match="train_runbuster_faces"):
-        FaceReader(model=tmp_path / "missing.onnx")
+        face_reader(model=tmp_path / "missing.onnx")
 
 
 def test_a_cut_is_centred_on_its_face_and_spans_the_cut_box() -> None:
@@ -41,7 +41,7 @@ def test_a_cut_is_centred_on_its_face_and_spans_the_cut_box() -> None:
 @needs_model
 def test_a_face_reads_the_same_turned_a_quarter(mat_scenes: list[MatScene]) -> None:
     cuts = _labelled_cuts(mat_scenes[0])[0]
-    reader = FaceReader()
+    reader = face_reader()
     probabilities = reader.value_probabilities(cuts)
     assert probabilities.shape == (len(cuts), 6)
     assert np.allclose(probabilities.sum(axis=1), 1.0, atol=1e-5)
@@ -54,7 +54,7 @@ def test_a_face_reads_the_same_turned_a_quarter(mat_scenes: list[MatScene]) -> N
 def test_the_face_reader_alone_reads_the_faces_of_the_test_mats(mat_scenes: list[MatScene]) -> None:
     """Cut round the labelled footprints of the 28 test mats, the shipped face reader alone reads 508 of the
     510 faces (the mat reader adds the dice reader's readings to it: `zones.FACE_READER_WEIGHT`)."""
-    reader = FaceReader()
+    reader = face_reader()
     right = total = 0
     for scene in mat_scenes:
         cuts, values = _labelled_cuts(scene)

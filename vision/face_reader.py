@@ -1,0 +1,41 @@
+"""A small network that reads the value of a die's top face from a cut made where its game's reader already
+knows a die stands.
+
+The dice reader (`vision.read`) reads dice anywhere: on tables, at any tilt, real and rendered. A game's
+reader that has found its board sees every top face from straight above, at a known size and place, with
+the die's own sides and its neighbours beside it in known places. A face reader is trained on exactly those
+cuts, one per game (`models/train_runbuster_faces.py`, `models/train_sagrada_faces.py`), and the game's
+reader weighs its value probabilities with the dice reader's.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.onnx_session import open_session
+from vision.read import FloatArray, reader_input, softmax
+
+Cuts = npt.NDArray[np.uint8]
+
+
+class FaceReader:
+    """A face reader's network, loaded once; `rebuild` is the command that trains `model`."""
+
+    def __init__(self, model: Path, rebuild: str, threads: int = 1):
+        self._session = open_session(model, threads, rebuild)
+        self._input_name = self._session.get_inputs()[0].name
+
+    def value_probabilities(self, cuts: Cuts) -> FloatArray:
+        """For each cut, the probability of each value 1-6 (N x 6), averaged over its four quarter turns
+        (a face reads the same turned)."""
+        if not len(cuts):
+            return np.zeros((0, 6), np.float32)
+        turned = np.concatenate([np.rot90(cuts, turn, axes=(1, 2)) for turn in range(4)])
+        (logits,) = self._session.run(None, {self._input_name: reader_input(turned)})
+        probabilities: FloatArray = (
+            softmax(np.asarray(logits, np.float32)).reshape(4, len(cuts), -1).mean(axis=0)
+        )
+        return probabilities
