@@ -1,5 +1,7 @@
-"""The training loop the games' small networks on cuts share (the Sagrada space classifier, the Run Buster
-face reader and face locator): every cut is in memory, so each epoch is one shuffled pass over them."""
+"""The training loop the games' small networks on cuts share (the Sagrada space classifier and face reader,
+the Run Buster face reader and face locator): every cut is in memory, so each epoch is one shuffled pass
+over them. Also what the face readers' and the locator's trainers draw alike: a colour cast's white
+balance, and the face readers' augmentation."""
 
 from __future__ import annotations
 
@@ -11,7 +13,8 @@ import numpy.typing as npt
 import torch
 from torch import nn
 
-from vision.read import reader_input
+from vision.decode import BGRImage
+from vision.read import FloatArray, reader_input, white_balance_gains
 
 Cuts = npt.NDArray[np.uint8]
 Labels = npt.NDArray[np.int64]
@@ -69,3 +72,20 @@ def outputs(network: nn.Module, cuts: Cuts) -> npt.NDArray[np.float32]:
 def predictions(network: nn.Module, cuts: Cuts) -> npt.NDArray[np.int64]:
     """The class a classifier gives each cut (as it lies, unturned)."""
     return outputs(network, cuts).argmax(axis=1)
+
+
+def cast_gains(view: BGRImage, rng: np.random.Generator) -> FloatArray:
+    """White-balance gains for the view under a random colour cast: those the run-time balance finds for
+    the cast view, with the cast itself, so a cut is balanced as the cast view would be."""
+    cast = rng.uniform(0.8, 1.25, 3).astype(np.float32)
+    return white_balance_gains(np.clip(view * cast, 0, 255).astype(np.uint8)) * cast
+
+
+def augment_faces(cuts: Cuts, labels: Labels, rng: np.random.Generator) -> tuple[Cuts, Labels]:
+    """Quarter turns (a die lies any way round), light changes, a little noise."""
+    turned = np.stack(
+        [np.rot90(cut, int(k)) for cut, k in zip(cuts, rng.integers(0, 4, len(cuts)), strict=True)]
+    )
+    gains = rng.uniform(0.8, 1.2, (len(cuts), 1, 1, 1))
+    noisy = turned * gains + rng.normal(0, 3, turned.shape)
+    return np.clip(noisy, 0, 255).astype(np.uint8), labels

@@ -23,11 +23,10 @@ import numpy as np
 import torch
 from torch.nn.functional import cross_entropy
 
-from models.cut_training import Cuts, Labels, fit, predictions
+from models.cut_training import Cuts, Labels, augment_faces, cast_gains, fit, predictions
 from models.dice_nets import FaceNet
 from models.train_dice import HARDER_LOOKS, export, top_faces_in_view
-from vision.markers import BGRImage, MatNotFound
-from vision.read import FloatArray, white_balance_gains
+from vision.markers import MatNotFound
 from vision.runbuster.faces import CUT_PX, FACE_MODEL, face_cuts
 from vision.runbuster.locate import locate_mat
 from vision.runbuster.mat import Paper
@@ -53,13 +52,6 @@ def mat_config(rng: np.random.Generator) -> MatSceneConfig:
     if rng.random() < _VARIED_LOOKS:
         config = replace(config, scene=replace(config.scene, **HARDER_LOOKS))
     return config
-
-
-def cast_gains(view: BGRImage, rng: np.random.Generator) -> FloatArray:
-    """White-balance gains for the view under a random colour cast: those the run-time balance finds for
-    the cast view, with the cast itself, so a cut is balanced as the cast view would be."""
-    cast = rng.uniform(0.8, 1.25, 3).astype(np.float32)
-    return white_balance_gains(np.clip(view * cast, 0, 255).astype(np.uint8)) * cast
 
 
 def mat_samples(scenes: int, seed: int) -> tuple[Cuts, Labels]:
@@ -90,16 +82,6 @@ def mat_samples(scenes: int, seed: int) -> tuple[Cuts, Labels]:
     return np.concatenate(cuts), np.array(labels, np.int64)
 
 
-def augment(cuts: Cuts, labels: Labels, rng: np.random.Generator) -> tuple[Cuts, Labels]:
-    """Quarter turns (a die lies any way round), light changes, a little noise."""
-    turned = np.stack(
-        [np.rot90(cut, int(k)) for cut, k in zip(cuts, rng.integers(0, 4, len(cuts)), strict=True)]
-    )
-    gains = rng.uniform(0.8, 1.2, (len(cuts), 1, 1, 1))
-    noisy = turned * gains + rng.normal(0, 3, turned.shape)
-    return np.clip(noisy, 0, 255).astype(np.uint8), labels
-
-
 def accuracy(network: FaceNet, cuts: Cuts, labels: Labels) -> float:
     return float((predictions(network, cuts) == labels).mean())
 
@@ -126,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         labels,
         arguments.epochs,
         SEED + 2,
-        augment,
+        augment_faces,
         partial(cross_entropy, label_smoothing=0.05),
     )
     print(f"held-out rendered mats: {accuracy(network, held_cuts, held_labels):.2%} of faces read right")

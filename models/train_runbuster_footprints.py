@@ -23,10 +23,10 @@ import numpy.typing as npt
 import torch
 from torch.nn.functional import smooth_l1_loss
 
-from models.cut_training import Cuts, fit, outputs
+from models.cut_training import Cuts, cast_gains, fit, outputs
 from models.dice_nets import FaceLocatorNet
 from models.train_dice import export, top_faces_in_view
-from models.train_runbuster_faces import cast_gains, mat_config
+from models.train_runbuster_faces import mat_config
 from vision.markers import MatNotFound
 from vision.runbuster.footprints import CUT_PX, LOCATOR_CUT, LOCATOR_MODEL, cut_side, locator_cuts
 from vision.runbuster.locate import locate_mat

@@ -23,10 +23,9 @@ import torch
 from torch.nn.functional import cross_entropy
 
 from engine.sagrada.window import ALL_CELLS
-from models.cut_training import Cuts, Labels, fit, predictions
+from models.cut_training import Cuts, Labels, augment_faces, cast_gains, fit, predictions
 from models.dice_nets import FaceNet
 from models.train_dice import HARDER_LOOKS, export
-from models.train_runbuster_faces import augment, cast_gains
 from models.train_sagrada_cells import shaken_lattice, training_config, training_crops
 from vision.read import READER_INPUT_SIZE, balanced
 from vision.sagrada.cells import DIE_TOP, FACE_MODEL, READER_ZOOM, flatten, reader_cuts
@@ -97,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         labels,
         arguments.epochs,
         SEED + 2,
-        augment,
+        augment_faces,
         partial(cross_entropy, label_smoothing=0.05),
     )
     right = float((predictions(network, held_cuts) == held_labels).mean())
