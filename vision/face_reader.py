@@ -10,6 +10,7 @@ reader weighs its value probabilities with the dice reader's.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -22,20 +23,28 @@ Cuts = npt.NDArray[np.uint8]
 
 
 class FaceReader:
-    """A face reader's network, loaded once; `rebuild` is the command that trains `model`."""
+    """A face reader's network, loaded once; `rebuild` is the command that trains `model`.
 
-    def __init__(self, model: Path, rebuild: str, threads: int = 1):
+    A face reads the same turned: a cut whose most likely value is less likely than `second_look_below` is
+    read at its three other quarter turns too and the four readings averaged (the default: every cut)."""
+
+    def __init__(self, model: Path, rebuild: str, threads: int = 1, second_look_below: float = math.inf):
         self._session = open_session(model, threads, rebuild)
         self._input_name = self._session.get_inputs()[0].name
+        self.second_look_below = second_look_below
 
     def value_probabilities(self, cuts: Cuts) -> FloatArray:
-        """For each cut, the probability of each value 1-6 (N x 6), averaged over its four quarter turns
-        (a face reads the same turned)."""
+        """For each cut, the probability of each value 1-6 (N x 6)."""
         if not len(cuts):
             return np.zeros((0, 6), np.float32)
-        turned = np.concatenate([np.rot90(cuts, turn, axes=(1, 2)) for turn in range(4)])
-        (logits,) = self._session.run(None, {self._input_name: reader_input(turned)})
-        probabilities: FloatArray = (
-            softmax(np.asarray(logits, np.float32)).reshape(4, len(cuts), -1).mean(axis=0)
-        )
+        probabilities = self._one_look(cuts)
+        unsure = np.flatnonzero(probabilities.max(axis=1) < self.second_look_below)
+        if unsure.size:
+            turned = np.concatenate([np.rot90(cuts[unsure], turn, axes=(1, 2)) for turn in (1, 2, 3)])
+            more = self._one_look(turned).reshape(3, len(unsure), -1)
+            probabilities[unsure] = (probabilities[unsure] + more.sum(axis=0)) / 4
         return probabilities
+
+    def _one_look(self, cuts: Cuts) -> FloatArray:
+        (logits,) = self._session.run(None, {self._input_name: reader_input(cuts)})
+        return softmax(np.asarray(logits, np.float32))
