@@ -64,7 +64,7 @@ def test_windows_with_few_dice_are_read_and_named(
             continue
         named += window.pattern is not None and window.pattern.name == truth.pattern
         whole += window.window == truth.window
-    # Floors under the measured level (40 and 37 of 40); issue 4's targets are 98 % named and 99 % whole.
+    # Floors under the measured level (40 and 38 of 40); issue 4's targets are 98 % named and 99 % whole.
     assert named >= 0.925 * len(sparse_scenes), f"pattern named right in {named} of {len(sparse_scenes)}"
     assert whole >= 0.875 * len(sparse_scenes), f"every space right in {whole} of {len(sparse_scenes)}"
 
@@ -103,7 +103,7 @@ def real_dice_read(real_dice_scenes: list[WindowScene], reader: SagradaReader) -
 
 def test_real_dice_in_a_rendered_window_are_read(real_dice_read: tuple[int, int, int]) -> None:
     dice, right, false_dice = real_dice_read
-    # Floors under the measured level (0 false dice, 91 of 99 read right); the aim is every die.
+    # Floors under the measured level (0 false dice, 92 of 99 read right); the aim is every die.
     assert false_dice <= 1, f"{false_dice} empty spaces read as dice"
     assert right >= 0.9 * dice, f"{right} of {dice} real dice read right"
 
@@ -114,7 +114,7 @@ def test_the_readers_opinion_of_dice_reads_more_real_dice_right(
     alone = SagradaReader(CellReader(dice_reader=None, face_reader=None))
     _dice, right_alone, _false = read_real_dice(real_dice_scenes, alone)
     _dice, right, _false = real_dice_read
-    assert right > right_alone  # measured 91 against 87 of 99
+    assert right > right_alone  # measured 92 against 87 of 99
 
 
 def test_a_photo_is_read_from_bytes_into_the_issue_json(
