@@ -17,8 +17,8 @@ photos read as if they had no mats, by the markerless search alone), the pattern
 a window was not read whole (and windows reported where no card lies); and real dice pasted into rendered
 windows (from the photos the space classifier never trained on). `--model` and `--face-model` read the spaces
 with another space classifier or face reader file than the shipped one, to compare a candidate on the same
-photos; `--without-dice-reader` leaves the dice reader's opinion on die values out, and `--classifier-alone`
-both value readers', to measure what they add.
+photos; `--without-dice-reader` leaves the dice reader's opinion of a die's value and colour out, and
+`--classifier-alone` both value readers', to measure what they add.
 """
 
 from __future__ import annotations
@@ -184,10 +184,10 @@ def main() -> None:
     parser.add_argument("--model", type=Path, default=CELL_MODEL, help="the space classifier's ONNX file")
     parser.add_argument("--face-model", type=Path, default=FACE_MODEL, help="the face reader's ONNX file")
     parser.add_argument(
-        "--without-dice-reader", action="store_true", help="read die values without the dice reader's opinion"
+        "--without-dice-reader", action="store_true", help="read dice without the dice reader's opinion"
     )
     parser.add_argument(
-        "--classifier-alone", action="store_true", help="read die values without any value reader's opinion"
+        "--classifier-alone", action="store_true", help="read dice without either value reader's opinion"
     )
     arguments = parser.parse_args()
     runs = arguments.runs

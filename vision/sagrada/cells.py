@@ -60,15 +60,17 @@ DIE_TOP = 0.94
 """Height of a die's top face above the card, in die edges: the spaces are cut out in that plane, so a
 die seen at a slant is cut around its face, not around its foot and a neighbour's face."""
 READER_ZOOM = 2
-"""The dice reader's flat view has this many times `PX_PER_UNIT`: 48 px a die edge, like its training dice."""
+"""The value readers' flat view has this many times `PX_PER_UNIT`: 48 px a die edge, like the dice reader's
+training dice."""
 READER_CUT = 1.2
-"""The side of the reader's cut round each space's centre, in die edges: a die and the reader's margin."""
+"""The side of the value readers' cut round each space's centre, in die edges: a die and the dice reader's
+margin."""
 SECOND_LOOK_BELOW = 0.9
 """A space the classifier, or a die the face reader, reads with less confidence than this is read again
-at its other quarter turns. (On 250 rendered windows the face reader turned 6-8 % of the dice so, and
-misread as many dice with the dice reader's opinion as when it turned every one; a one-off script.)"""
+at its other quarter turns. (On 250 rendered windows the face reader turned 4-8 % of the dice so, and the
+space reader misread the same dice as when the face reader turned every one; a one-off script.)"""
 SECOND_OPINION_FROM = 0.2
-"""Spaces whose die probability reaches this get the value readers' opinion of the value."""
+"""Spaces whose die probability reaches this get the value readers' opinion of the die."""
 FACE_READER_WEIGHT = 3.0
 """The face reader's probabilities are raised to this power before they are multiplied by the dice
 reader's (a weighted product: the face reader, trained on these very cuts, has the larger say)."""
@@ -201,8 +203,9 @@ def space_cuts(image: BGRImage, lattice: WindowLattice) -> npt.NDArray[np.uint8]
 class CellReader:
     """The space classifier, loaded once; `read` gives the 20 spaces of each window in one batch.
 
-    `dice_reader` and `face_reader` are the models that give their opinion on the values of the spaces that
-    may hold a die (None: leave that one out; both None: the classifier alone)."""
+    `dice_reader` and `face_reader` are the models that give their opinion of the die a space may hold, the
+    face reader on its value and the dice reader on its value and colour (None: leave that one out; both
+    None: the classifier alone)."""
 
     def __init__(
         self,
@@ -285,7 +288,7 @@ class CellReader:
 
 
 def reader_cuts(flat: BGRImage, spaces: npt.NDArray[np.bool_], size: int) -> list[BGRImage]:
-    """The chosen spaces cut out of a flat view at `READER_ZOOM` for the dice reader, `size` px a side."""
+    """The chosen spaces cut out of a flat view at `READER_ZOOM` for the value readers, `size` px a side."""
     side = round(READER_CUT * PX_PER_UNIT * READER_ZOOM)
     cuts = []
     for left, top in np.round(space_centres(READER_ZOOM)[spaces] - side / 2).astype(np.int64):
