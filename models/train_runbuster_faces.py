@@ -15,17 +15,14 @@ import argparse
 import time
 from collections.abc import Sequence
 from dataclasses import replace
-from functools import partial
 from pathlib import Path
 
 import cv2
 import numpy as np
 import torch
-from torch.nn.functional import cross_entropy
 
-from models.cut_training import Cuts, Labels, augment_faces, cast_gains, fit, predictions
-from models.dice_nets import FaceNet
-from models.train_dice import HARDER_LOOKS, export, top_faces_in_view
+from models.cut_training import Cuts, Labels, cast_gains, export_face_reader, fit_face_reader, share_right
+from models.train_dice import HARDER_LOOKS, top_faces_in_view
 from vision.markers import MatNotFound
 from vision.runbuster.faces import CUT_PX, FACE_MODEL, face_cuts
 from vision.runbuster.locate import locate_mat
@@ -82,10 +79,6 @@ def mat_samples(scenes: int, seed: int) -> tuple[Cuts, Labels]:
     return np.concatenate(cuts), np.array(labels, np.int64)
 
 
-def accuracy(network: FaceNet, cuts: Cuts, labels: Labels) -> float:
-    return float((predictions(network, cuts) == labels).mean())
-
-
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=1200, help="rendered training mats")
@@ -101,24 +94,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(
         f"{len(cuts)} training faces from rendered mats ({time.perf_counter() - started:.0f} s)", flush=True
     )
-    network = FaceNet()
-    fit(
-        network,
-        cuts,
-        labels,
-        arguments.epochs,
-        SEED + 2,
-        augment_faces,
-        partial(cross_entropy, label_smoothing=0.05),
-    )
-    print(f"held-out rendered mats: {accuracy(network, held_cuts, held_labels):.2%} of faces read right")
-    export(
-        network,
-        torch.zeros(1, 3, CUT_PX, CUT_PX),
-        arguments.output,
-        ["value_logits"],
-        {"pixels": {0: "faces"}, "value_logits": {0: "faces"}},
-    )
+    network = fit_face_reader(cuts, labels, arguments.epochs, SEED + 2)
+    print(f"held-out rendered mats: {share_right(network, held_cuts, held_labels):.2%} of faces read right")
+    export_face_reader(network, CUT_PX, arguments.output)
     print(f"wrote {arguments.output} ({time.perf_counter() - started:.0f} s)")
 
 

@@ -14,18 +14,15 @@ import argparse
 import time
 from collections.abc import Sequence
 from dataclasses import replace
-from functools import partial
 from pathlib import Path
 
 import cv2
 import numpy as np
 import torch
-from torch.nn.functional import cross_entropy
 
 from engine.sagrada.window import ALL_CELLS
-from models.cut_training import Cuts, Labels, augment_faces, cast_gains, fit, predictions
-from models.dice_nets import FaceNet
-from models.train_dice import HARDER_LOOKS, export
+from models.cut_training import Cuts, Labels, cast_gains, export_face_reader, fit_face_reader, share_right
+from models.train_dice import HARDER_LOOKS
 from models.train_sagrada_cells import shaken_lattice, training_config, training_crops
 from vision.read import READER_INPUT_SIZE, balanced
 from vision.sagrada.cells import DIE_TOP, FACE_MODEL, READER_ZOOM, flatten, reader_cuts
@@ -89,25 +86,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(
         f"{len(cuts)} training dice from rendered windows ({time.perf_counter() - started:.0f} s)", flush=True
     )
-    network = FaceNet()
-    fit(
-        network,
-        cuts,
-        labels,
-        arguments.epochs,
-        SEED + 2,
-        augment_faces,
-        partial(cross_entropy, label_smoothing=0.05),
-    )
-    right = float((predictions(network, held_cuts) == held_labels).mean())
-    print(f"held-out rendered windows: {right:.2%} of dice read right")
-    export(
-        network,
-        torch.zeros(1, 3, READER_INPUT_SIZE, READER_INPUT_SIZE),
-        arguments.output,
-        ["value_logits"],
-        {"pixels": {0: "faces"}, "value_logits": {0: "faces"}},
-    )
+    network = fit_face_reader(cuts, labels, arguments.epochs, SEED + 2)
+    print(f"held-out rendered windows: {share_right(network, held_cuts, held_labels):.2%} of dice read right")
+    export_face_reader(network, READER_INPUT_SIZE, arguments.output)
     print(f"wrote {arguments.output} ({time.perf_counter() - started:.0f} s)")
 
 
