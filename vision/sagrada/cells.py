@@ -78,6 +78,8 @@ PLANES = (DIE_TOP, 0.0)
 """The planes each space is cut from, in die edges above the card, stacked channel-wise in this order."""
 CUT_CHANNELS = 3 * len(PLANES)
 _READER_COLORS = tuple(color.name.lower() for color in Color)
+_READER_COLOR_COLUMNS = [COLOR_CLASSES.index(name) for name in _READER_COLORS]
+"""Where the dice reader's colour probabilities hold the five Sagrada colours, in `Color`'s order."""
 _BORDER = 1.0
 """Die edges of card and table kept around the grid in the flat view, so edge spaces cut out whole."""
 
@@ -277,7 +279,7 @@ class CellReader:
         if self._dice_reader is not None:
             values, reader_colors = self._dice_reader.probabilities(list(cuts), _READER_COLORS)
             faces *= face_probabilities(values)
-            colors = reader_colors[:, [COLOR_CLASSES.index(name) for name in _READER_COLORS]]
+            colors = reader_colors[:, _READER_COLOR_COLUMNS]
             colors /= np.maximum(colors.sum(axis=1, keepdims=True), 1e-12)
         if self._face_reader is not None:
             faces *= self._face_reader.value_probabilities(cuts) ** FACE_READER_WEIGHT
