@@ -1,0 +1,42 @@
+"""The Sagrada space classifier's training: every space cut once and labelled with what stands or is printed
+there, and a tiny run exports a model the space reader loads. Skipped where torch (the `train` extra) is not
+installed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+from engine.sagrada.window import ALL_CELLS, official_patterns
+from models.train_sagrada_cells import main, window_samples
+from vision.sagrada.cells import CELL_CLASSES, CROP_PX, CUT_CHANNELS, CellReader, PrintedSpace
+from vision.sagrada.lattice import WindowLattice
+from vision.synth.sagrada import SagradaConfig, render_window_scene
+
+
+def test_every_space_gives_one_cut_labelled_with_its_die_or_print() -> None:
+    scene = render_window_scene(SagradaConfig(fill=(0.3, 0.6)), np.random.default_rng(3))
+    cuts, labels = window_samples(scene, np.random.default_rng(4), only_dice=False)
+    window = scene.windows[0]
+    pattern = official_patterns()[window.pattern]
+    expected = [
+        window.window[cell] if window.window[cell] is not None else PrintedSpace.of(pattern.restriction(cell))
+        for cell in ALL_CELLS
+    ]
+    assert cuts.shape == (len(ALL_CELLS), CROP_PX, CROP_PX, CUT_CHANNELS)
+    assert [CELL_CLASSES[label] for label in labels] == expected
+
+
+def test_a_tiny_training_run_exports_a_model_the_space_reader_loads(tmp_path: Path) -> None:
+    model = tmp_path / "cells.onnx"
+    main(["--scenes=20", "--epochs=1", f"--output={model}"])
+    scene = render_window_scene(SagradaConfig(fill=(0.5, 0.5)), np.random.default_rng(5))
+    (spaces,) = CellReader(model=model, dice_reader=None, face_reader=None).read(
+        scene.image, [WindowLattice.through(scene.windows[0].corners)]
+    )
+    assert len(spaces) == len(ALL_CELLS)
+    assert all(np.isclose(space.probabilities.sum(), 1.0, atol=1e-4) for space in spaces)
