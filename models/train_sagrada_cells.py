@@ -151,8 +151,8 @@ def accuracy(network: CellNet, crops: Cuts, labels: Labels) -> tuple[float, floa
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenes", type=int, default=900, help="rendered training windows")
-    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--scenes", type=int, default=3000, help="rendered training windows")
+    parser.add_argument("--epochs", type=int, default=15)
     parser.add_argument("--output", type=Path, default=CELL_MODEL)
     parser.add_argument(
         "--cache", type=Path, help="keep the rendered spaces in this .npz and reuse them on the next run"

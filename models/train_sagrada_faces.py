@@ -73,7 +73,7 @@ def rendered_faces(scenes: int, seed: int, real: Sequence[RealDieCrop]) -> tuple
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenes", type=int, default=3000, help="rendered training windows")
+    parser.add_argument("--scenes", type=int, default=6000, help="rendered training windows")
     parser.add_argument("--epochs", type=int, default=15)
     parser.add_argument("--output", type=Path, default=FACE_MODEL)
     arguments = parser.parse_args(argv)
