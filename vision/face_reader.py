@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.onnx_session import open_session
-from vision.read import FloatArray, reader_input, softmax
+from vision.read import FloatArray, read_with_second_look, reader_input, softmax
 
 Cuts = npt.NDArray[np.uint8]
 
@@ -37,13 +37,7 @@ class FaceReader:
         """For each cut, the probability of each value 1-6 (N x 6)."""
         if not len(cuts):
             return np.zeros((0, 6), np.float32)
-        probabilities = self._one_look(cuts)
-        unsure = np.flatnonzero(probabilities.max(axis=1) < self.second_look_below)
-        if unsure.size:
-            turned = np.concatenate([np.rot90(cuts[unsure], turn, axes=(1, 2)) for turn in (1, 2, 3)])
-            more = self._one_look(turned).reshape(3, len(unsure), -1)
-            probabilities[unsure] = (probabilities[unsure] + more.sum(axis=0)) / 4
-        return probabilities
+        return read_with_second_look(self._one_look, cuts, self.second_look_below)
 
     def _one_look(self, cuts: Cuts) -> FloatArray:
         (logits,) = self._session.run(None, {self._input_name: reader_input(cuts)})

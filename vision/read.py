@@ -20,7 +20,7 @@ only one way and back, gained less.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
@@ -211,3 +211,18 @@ def needs_second_look(values: FloatArray, colors: FloatArray, below: float) -> n
     likely_die = 1.0 - values[:, NOT_A_DIE] >= SECOND_LOOK_MIN_DIE_PROBABILITY
     unsure = (face_probabilities(values).max(axis=1) < below) | (colors.max(axis=1) < below)
     return np.flatnonzero(likely_die & unsure)
+
+
+def read_with_second_look(
+    look: Callable[[npt.NDArray[np.uint8]], FloatArray], cuts: npt.NDArray[np.uint8], below: float
+) -> FloatArray:
+    """`look`'s class probabilities for each of `cuts` (N x S x S x C); a cut whose most likely class is
+    less likely than `below` is read at its three other quarter turns too and the four readings averaged
+    (a die reads the same turned). The games' single-output readers share it."""
+    probabilities = look(cuts)
+    unsure = np.flatnonzero(probabilities.max(axis=1) < below)
+    if unsure.size:
+        turned = np.concatenate([np.rot90(cuts[unsure], turn, axes=(1, 2)) for turn in (1, 2, 3)])
+        more = look(turned).reshape(3, len(unsure), -1)
+        probabilities[unsure] = (probabilities[unsure] + more.sum(axis=0)) / 4
+    return probabilities

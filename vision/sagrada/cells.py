@@ -42,6 +42,7 @@ from vision.read import (
     DiceReader,
     balanced,
     face_probabilities,
+    read_with_second_look,
     reader_input,
     softmax,
     white_balance_gains,
@@ -242,13 +243,7 @@ class CellReader:
 
         A die reads the same a quarter turn round: a cut read with less confidence than
         `SECOND_LOOK_BELOW` is read at its three other turns too and the four readings averaged."""
-        probabilities = self.one_look(crops)
-        unsure = np.flatnonzero(probabilities.max(axis=1) < SECOND_LOOK_BELOW)
-        if unsure.size:
-            turned = np.concatenate([np.rot90(crops[unsure], turn, axes=(1, 2)) for turn in (1, 2, 3)])
-            more = self.one_look(turned).reshape(3, len(unsure), -1)
-            probabilities[unsure] = (probabilities[unsure] + more.sum(axis=0)) / 4
-        return probabilities
+        return read_with_second_look(self.one_look, crops, SECOND_LOOK_BELOW)
 
     def one_look(self, crops: npt.NDArray[np.uint8]) -> FloatArray:
         """The probability of each of `CELL_CLASSES` for each cut as it lies, without turning it."""
