@@ -44,6 +44,8 @@ NOT_A_DIE = 6
 READER_MODEL = MODELS_FOLDER / "dice_reader.onnx"
 
 FloatArray = npt.NDArray[np.float32]
+Gains = FloatArray
+"""Per-channel white balance gains (B, G, R), as `white_balance_gains` gives them."""
 
 SECOND_LOOK_BELOW = 0.75
 """A likely die whose value or colour confidence is below this is read again at three quarter turns (by
@@ -66,7 +68,7 @@ class DieReading:
     color_confidence: float
 
 
-def white_balance_gains(pixels: BGRImage) -> FloatArray:
+def white_balance_gains(pixels: BGRImage) -> Gains:
     """Per-channel gains (B, G, R) that turn the mean of the brightest 3% of pixels grey.
 
     Computed on a coarse copy (cheap, and robust to single bright pixels); clamped so a scene without
@@ -150,10 +152,19 @@ class DiceReader:
         self.input_size = int(model_input.shape[-1])
         """The crop side the model was exported with (the last axis of its input)."""
 
-    def read(self, pixels: BGRImage, boxes: Sequence[Box], allowed_colors: Sequence[str]) -> list[DieReading]:
+    def read(
+        self,
+        pixels: BGRImage,
+        boxes: Sequence[Box],
+        allowed_colors: Sequence[str],
+        gains: Gains | None = None,
+    ) -> list[DieReading]:
+        """Read each box of `pixels`, white-balanced by `gains` (`white_balance_gains` of the scene): a
+        caller reading one scene many times passes them, otherwise they are taken from `pixels`."""
         if not boxes:
             return []
-        gains = white_balance_gains(pixels)
+        if gains is None:
+            gains = white_balance_gains(pixels)
         crops = [crop_die(pixels, box, gains, self.input_size) for box in boxes]
         return self.read_crops(crops, allowed_colors)
 

@@ -28,7 +28,7 @@ from vision.detect import DieCandidate
 from vision.face_reader import FaceReader
 from vision.markers import BGRImage, FloatArray, MatLocation
 from vision.observation import Box, DetectedDie, box_centre
-from vision.read import DieReading, white_balance_gains
+from vision.read import DieReading, Gains, white_balance_gains
 from vision.recognizer import DiceRecognizer, RecognizerSettings
 from vision.runbuster.faces import face_cuts, face_reader
 from vision.runbuster.footprints import FaceLocator
@@ -219,20 +219,21 @@ class MatRecognizer(Protocol):
         """The detector's candidate dice in `pixels`, in its pixels."""
         ...
 
-    def read_boxes(self, pixels: BGRImage, boxes: Sequence[Box]) -> Sequence[DieReading]:
-        """Whether each box of `pixels` holds a die, and its value and colour."""
+    def read_boxes(self, pixels: BGRImage, boxes: Sequence[Box], gains: Gains) -> Sequence[DieReading]:
+        """Whether each box of `pixels` (white-balanced by `gains`) holds a die, and its value and colour."""
         ...
 
-    def locate_faces(self, tops: BGRImage, points: FloatArray, face_side: float) -> FloatArray:
+    def locate_faces(self, tops: BGRImage, points: FloatArray, face_side: float, gains: Gains) -> FloatArray:
         """The centre of the top face nearest each of `points` (N x 2) in the view at the dice's tops
-        `tops`, where a face is `face_side` pixels across."""
+        `tops` (white-balanced by `gains`), where a face is `face_side` pixels across."""
         ...
 
     def read_face_values(
-        self, tops: BGRImage, centres: FloatArray, face_side: float
+        self, tops: BGRImage, centres: FloatArray, face_side: float, gains: Gains
     ) -> npt.NDArray[np.float32]:
         """The probability of each value 1-6 (N x 6) of the top face centred at each of `centres` in the
-        view at the dice's tops `tops`, where a face is `face_side` pixels across."""
+        view at the dice's tops `tops` (white-balanced by `gains`), where a face is `face_side` pixels
+        across."""
         ...
 
 
@@ -250,18 +251,21 @@ def read_mat_photo(recognizer: MatRecognizer, pixels: BGRImage, paper: Paper = P
 
 @dataclass(frozen=True)
 class MatViews:
-    """The photo's top-down views at the height of a die's middle and of the dice's tops."""
+    """The photo's top-down views at the height of a die's middle and of the dice's tops, each with its
+    white balance (`white_balance_gains`), worked out once: every reading of a view uses it."""
 
     middle: BGRImage
     tops: BGRImage
     edge: float
     """A die's edge in mat units on the paper of the mat."""
+    middle_gains: Gains
+    tops_gains: Gains
 
     @classmethod
     def of(cls, pixels: BGRImage, location: MatLocation, paper: Paper) -> MatViews:
         edge = die_height(paper)
         middle, tops = plane_views(pixels, location, (edge / 2, edge))
-        return cls(middle, tops, edge)
+        return cls(middle, tops, edge, white_balance_gains(middle), white_balance_gains(tops))
 
 
 def find_on_mat(recognizer: MatRecognizer, location: MatLocation, views: MatViews) -> tuple[DetectedDie, ...]:
@@ -279,13 +283,16 @@ def find_on_mat(recognizer: MatRecognizer, location: MatLocation, views: MatView
     die-sized find in the other is the same die; `assign_dice` sorts out the rest.
     """
     candidates, centres = [], []
-    for view, height in ((views.middle, views.edge / 2), (views.tops, views.edge)):
+    for view, gains, height in (
+        (views.middle, views.middle_gains, views.edge / 2),
+        (views.tops, views.tops_gains, views.edge),
+    ):
         found = [
             candidate
             for candidate in recognizer.find_candidates(view)
             if not on_print(*view_to_mat(np.array([box_centre(candidate.box)]))[0])
         ]
-        readings = recognizer.read_boxes(view, [candidate.box for candidate in found])
+        readings = recognizer.read_boxes(view, [candidate.box for candidate in found], gains)
         for box_found, reading in zip(found, readings, strict=True):
             candidates.append(
                 _Candidate(box_found.score, reading, _photo_box(location, box_found.box, height), height)
@@ -294,7 +301,9 @@ def find_on_mat(recognizer: MatRecognizer, location: MatLocation, views: MatView
     if not candidates:
         return ()
     face_side = views.edge * VIEW_SCALE
-    footprints = view_to_mat(recognizer.locate_faces(views.tops, np.array(centres), face_side))
+    footprints = view_to_mat(
+        recognizer.locate_faces(views.tops, np.array(centres), face_side, views.tops_gains)
+    )
     candidates = _rescued(recognizer, location, views, candidates, footprints)
     found_dice: list[DetectedDie] = []
     middle_dice: list[FloatArray] = []
@@ -372,8 +381,8 @@ def _rescued(
         return candidates
     half = RESCUE_BOX * views.edge * VIEW_SCALE / 2
     boxes = [(x - half, y - half, x + half, y + half) for x, y in mat_to_view(footprints[weak])]
-    on_tops = recognizer.read_boxes(views.tops, boxes)
-    in_middle = recognizer.read_boxes(views.middle, boxes)
+    on_tops = recognizer.read_boxes(views.tops, boxes, views.tops_gains)
+    in_middle = recognizer.read_boxes(views.middle, boxes, views.middle_gains)
     rescued = list(candidates)
     for index, box, top, middle in zip(weak, boxes, on_tops, in_middle, strict=True):
         sure = min(top.die_probability, middle.die_probability) >= RESCUE_DIE_PROBABILITY
@@ -391,7 +400,9 @@ def read_top_faces(recognizer: MatRecognizer, reading: MatReading, views: MatVie
     if not reading.dice:
         return reading
     footprints = np.array([die.mat_point for die in reading.dice])
-    faces = read_faces(recognizer, views.tops, mat_to_view(footprints), views.edge * VIEW_SCALE)
+    faces = read_faces(
+        recognizer, views.tops, views.tops_gains, mat_to_view(footprints), views.edge * VIEW_SCALE
+    )
     dice = tuple(
         replace(
             placed,
@@ -421,11 +432,12 @@ class FaceReading:
 
 
 def read_faces(
-    recognizer: MatRecognizer, tops: BGRImage, centres: FloatArray, face_side: float
+    recognizer: MatRecognizer, tops: BGRImage, gains: Gains, centres: FloatArray, face_side: float
 ) -> list[FaceReading]:
-    """Read the top faces centred at `centres` (pixels of the view at the dice's tops, where a face is
-    `face_side` pixels across): the dice reader in every box of FACE_BOXES at every quarter turn of the
-    view, and the face reader (`vision.runbuster.faces`)."""
+    """Read the top faces centred at `centres` (pixels of the view at the dice's tops, white-balanced by
+    `gains`, where a face is `face_side` pixels across): the dice reader in every box of FACE_BOXES at every
+    quarter turn of the view (a turn changes no colour, so not the gains), and the face reader
+    (`vision.runbuster.faces`)."""
     values: list[defaultdict[int, float]] = [defaultdict(float) for _ in centres]
     colors: list[defaultdict[str, float]] = [defaultdict(float) for _ in centres]
     halves = [share * face_side / 2 for share in FACE_BOXES]
@@ -433,7 +445,10 @@ def read_faces(
     for _quarter in range(4):
         boxes = [(x - half, y - half, x + half, y + half) for half in halves for x, y in points]
         faces = zip(
-            values * len(halves), colors * len(halves), recognizer.read_boxes(turned, boxes), strict=True
+            values * len(halves),
+            colors * len(halves),
+            recognizer.read_boxes(turned, boxes, gains),
+            strict=True,
         )
         for value, color, reading in faces:
             value[reading.value] += reading.value_confidence
@@ -442,7 +457,7 @@ def read_faces(
         points = np.column_stack((points[:, 1], turned.shape[1] - 1 - points[:, 0]))
         turned = np.ascontiguousarray(np.rot90(turned))
     readings_per_face = 4 * len(FACE_BOXES)
-    face_values = recognizer.read_face_values(tops, np.asarray(centres, np.float64), face_side)
+    face_values = recognizer.read_face_values(tops, np.asarray(centres, np.float64), face_side, gains)
     readings = []
     for value, color, probabilities in zip(values, colors, face_values, strict=True):
         shares = {
@@ -464,17 +479,16 @@ class SharedRecognizer:
     def find_candidates(self, pixels: BGRImage) -> Sequence[DieCandidate]:
         return _loaded_recognizer().detector.find(pixels)
 
-    def read_boxes(self, pixels: BGRImage, boxes: Sequence[Box]) -> Sequence[DieReading]:
-        return _loaded_recognizer().reader.read(pixels, boxes, DIE_COLORS)
+    def read_boxes(self, pixels: BGRImage, boxes: Sequence[Box], gains: Gains) -> Sequence[DieReading]:
+        return _loaded_recognizer().reader.read(pixels, boxes, DIE_COLORS, gains)
 
     def read_face_values(
-        self, tops: BGRImage, centres: FloatArray, face_side: float
+        self, tops: BGRImage, centres: FloatArray, face_side: float, gains: Gains
     ) -> npt.NDArray[np.float32]:
-        cuts = face_cuts(tops, centres, face_side, white_balance_gains(tops))
-        return _loaded_face_reader().value_probabilities(cuts)
+        return _loaded_face_reader().value_probabilities(face_cuts(tops, centres, face_side, gains))
 
-    def locate_faces(self, tops: BGRImage, points: FloatArray, face_side: float) -> FloatArray:
-        return _loaded_face_locator().face_centres(tops, points, face_side, white_balance_gains(tops))
+    def locate_faces(self, tops: BGRImage, points: FloatArray, face_side: float, gains: Gains) -> FloatArray:
+        return _loaded_face_locator().face_centres(tops, points, face_side, gains)
 
 
 @cache

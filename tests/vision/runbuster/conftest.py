@@ -57,7 +57,7 @@ class ExactRecognizer:
             for x, y in mat_to_view(self._footprints)
         ]
 
-    def read_boxes(self, pixels: np.ndarray, boxes: Sequence[Box]) -> list[DieReading]:
+    def read_boxes(self, pixels: np.ndarray, boxes: Sequence[Box], gains: np.ndarray) -> list[DieReading]:
         """Reads a view as first shown, or turned by quarters (found by comparing)."""
         self.shown.append(pixels.shape[:2])
         turned = [
@@ -77,7 +77,9 @@ class ExactRecognizer:
             readings.append(DieReading(1.0, label.die.value, confidence, label.die.color, 1.0))
         return readings
 
-    def locate_faces(self, tops: np.ndarray, points: np.ndarray, face_side: float) -> np.ndarray:
+    def locate_faces(
+        self, tops: np.ndarray, points: np.ndarray, face_side: float, gains: np.ndarray
+    ) -> np.ndarray:
         self.shown.append(tops.shape[:2])
         return mat_to_view(np.array([label.mat_point for label in self._nearest(points)]).reshape(-1, 2))
 
@@ -86,7 +88,9 @@ class ExactRecognizer:
         points = view_to_mat(np.asarray(view_points, np.float64).reshape(-1, 2))
         return [self.scene.dice[int(np.argmin(np.hypot(*(self._footprints - p).T)))] for p in points]
 
-    def read_face_values(self, tops: np.ndarray, centres: np.ndarray, face_side: float) -> np.ndarray:
+    def read_face_values(
+        self, tops: np.ndarray, centres: np.ndarray, face_side: float, gains: np.ndarray
+    ) -> np.ndarray:
         """The value of the die standing nearest each centre, with the confidence `read_boxes` gives it
         and the rest spread over the other values."""
         rows = []

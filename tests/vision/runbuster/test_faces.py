@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from vision.errors import ModelUnavailable
-from vision.read import CROP_MARGIN, white_balance_gains
+from vision.read import CROP_MARGIN
 from vision.runbuster.faces import CUT_PX, FACE_CUT, FACE_MODEL, face_cuts, face_reader
 from vision.runbuster.locate import locate_mat
 from vision.runbuster.mat import Paper
@@ -69,5 +69,5 @@ def _labelled_cuts(scene: MatScene) -> tuple[np.ndarray, np.ndarray]:
     views = MatViews.of(scene.image, location, Paper.A3)
     centres = mat_to_view(np.array([label.mat_point for label in scene.dice]))
     points = [(float(x), float(y)) for x, y in centres]
-    cuts = face_cuts(views.tops, points, views.edge * VIEW_SCALE, white_balance_gains(views.tops))
+    cuts = face_cuts(views.tops, points, views.edge * VIEW_SCALE, views.tops_gains)
     return cuts, np.array([label.die.value for label in scene.dice])

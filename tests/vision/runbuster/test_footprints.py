@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from vision.errors import ModelUnavailable
-from vision.read import white_balance_gains
 from vision.runbuster.footprints import CUT_PX, LOCATOR_CUT, LOCATOR_MODEL, FaceLocator, locator_cuts
 from vision.runbuster.locate import locate_mat
 from vision.runbuster.mat import Paper
@@ -64,7 +63,7 @@ def test_footprints_placed_off_their_faces_are_moved_onto_them(mat_scenes: list[
         faces = mat_to_view(np.array([label.mat_point for label in scene.dice]))
         angles = rng.uniform(0, 2 * np.pi, len(faces))
         off = faces + 0.4 * face_side * np.column_stack((np.cos(angles), np.sin(angles)))
-        located = locator.face_centres(views.tops, off, face_side, white_balance_gains(views.tops))
+        located = locator.face_centres(views.tops, off, face_side, views.tops_gains)
         errors.extend(np.hypot(*(located - faces).T) / face_side)
     assert len(errors) >= 500
     assert np.median(errors) < 0.05

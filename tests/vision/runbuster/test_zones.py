@@ -156,8 +156,10 @@ class _OtherFaceReader(ExactRecognizer):
         super().__init__(scene)
         self.sure = sure
 
-    def read_face_values(self, tops: np.ndarray, centres: np.ndarray, face_side: float) -> np.ndarray:
-        rows = super().read_face_values(tops, centres, face_side)
+    def read_face_values(
+        self, tops: np.ndarray, centres: np.ndarray, face_side: float, gains: np.ndarray
+    ) -> np.ndarray:
+        rows = super().read_face_values(tops, centres, face_side, gains)
         values = rows.argmax(axis=1)
         rows[:] = 0.0
         rows[np.arange(len(rows)), values] = 1.0 - self.sure
@@ -192,8 +194,8 @@ class _FaintDice(ExactRecognizer):
         super().__init__(scene)
         self.in_middle = in_middle
 
-    def read_boxes(self, pixels: np.ndarray, boxes: Sequence[Box]) -> list[DieReading]:
-        readings = super().read_boxes(pixels, boxes)
+    def read_boxes(self, pixels: np.ndarray, boxes: Sequence[Box], gains: np.ndarray) -> list[DieReading]:
+        readings = super().read_boxes(pixels, boxes, gains)
         rescue_side = RESCUE_BOX * DIE_EDGE * VIEW_SCALE
         middle = np.array_equal(pixels, self._views[0])
         return [
