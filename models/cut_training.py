@@ -17,7 +17,7 @@ from torch import nn
 from torch.nn.functional import cross_entropy
 
 from models.dice_nets import FaceNet
-from models.train_dice import export
+from models.run import export
 from vision.decode import BGRImage
 from vision.read import FloatArray, reader_input, white_balance_gains
 

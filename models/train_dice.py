@@ -23,6 +23,7 @@ import torch
 from torch.nn import functional
 
 from models.dice_nets import DiceDetectorNet, DiceReaderNet
+from models.run import export, start_run
 from vision.colors import COLOR_SETS
 from vision.detect import DETECTOR_MODEL, DETECTOR_STRIDE, DetectorSettings, DiceDetector
 from vision.evaluation import box_iou, load_labelled_photos, match_boxes, read_split, score_photo, summarise
@@ -639,23 +640,6 @@ def fit(
     network.eval()
 
 
-def export(
-    network: torch.nn.Module, example: torch.Tensor, path: Path, outputs: list[str], dynamic: dict
-) -> None:
-    """Classic (TorchScript-based) ONNX export of a network taking "pixels", with the axes in `dynamic` left
-    free (batch and image size for the dice models, the batch for the games' networks on cuts)."""
-    torch.onnx.export(
-        network,
-        (example,),
-        str(path),
-        input_names=["pixels"],
-        output_names=outputs,
-        dynamic_axes=dynamic,
-        opset_version=17,
-        dynamo=False,
-    )
-
-
 def train(
     plan: TrainingPlan,
     detector_path: Path,
@@ -667,11 +651,8 @@ def train(
     """Render the scenes, train and export the detector (unless `train_detector` is false: then the one at
     `detector_path` is kept), mine its false alarms, train and export the reader, score both. Everything
     random (scenes, batches, initial weights) follows `seed`."""
-    torch.manual_seed(seed)
-    torch.set_num_threads(1)  # on a shared 2-core machine, 2 threads measured 8x slower (spin waits)
-    cv2.setNumThreads(1)
+    started = start_run(seed)
     rng = np.random.default_rng(seed)
-    started = time.perf_counter()
     real = real_training_scenes()
     synthetic = synthetic_training_scenes(plan.synthetic_scenes, rng)
     print(

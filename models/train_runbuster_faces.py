@@ -17,11 +17,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-import cv2
 import numpy as np
-import torch
 
 from models.cut_training import Cuts, Labels, cast_gains, export_face_reader, fit_face_reader, share_right
+from models.run import start_run
 from models.train_dice import HARDER_LOOKS, top_faces_in_view
 from vision.markers import MatNotFound
 from vision.runbuster.faces import CUT_PX, FACE_MODEL, face_cuts
@@ -85,10 +84,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--epochs", type=int, default=15)
     parser.add_argument("--output", type=Path, default=FACE_MODEL)
     arguments = parser.parse_args(argv)
-    torch.manual_seed(SEED)
-    torch.set_num_threads(1)
-    cv2.setNumThreads(1)
-    started = time.perf_counter()
+    started = start_run(SEED)
     cuts, labels = mat_samples(arguments.scenes, SEED)
     held_cuts, held_labels = mat_samples(max(arguments.scenes // 8, 10), SEED + 1)
     print(

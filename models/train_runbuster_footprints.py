@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 import torch
@@ -25,7 +24,8 @@ from torch.nn.functional import smooth_l1_loss
 
 from models.cut_training import Cuts, cast_gains, fit, outputs
 from models.dice_nets import FaceLocatorNet
-from models.train_dice import export, top_faces_in_view
+from models.run import export, start_run
+from models.train_dice import top_faces_in_view
 from models.train_runbuster_faces import mat_config
 from vision.markers import MatNotFound
 from vision.runbuster.footprints import CUT_PX, LOCATOR_CUT, LOCATOR_MODEL, cut_side, locator_cuts
@@ -102,10 +102,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--output", type=Path, default=LOCATOR_MODEL)
     arguments = parser.parse_args(argv)
-    torch.manual_seed(SEED)
-    torch.set_num_threads(1)
-    cv2.setNumThreads(1)
-    started = time.perf_counter()
+    started = start_run(SEED)
     cuts, offsets = mat_samples(arguments.scenes, SEED)
     held_cuts, held_offsets = mat_samples(max(arguments.scenes // 8, 10), SEED + 1)
     print(f"{len(cuts)} training cuts from rendered mats ({time.perf_counter() - started:.0f} s)", flush=True)

@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-import cv2
 import numpy as np
 import torch
 from torch import nn
@@ -25,7 +24,8 @@ from torch import nn
 from engine.sagrada.window import ALL_CELLS, official_patterns
 from models.cut_training import Cuts, Labels, fit, predictions
 from models.dice_nets import conv_bn_relu
-from models.train_dice import REAL_PHOTOS, VALIDATION_SPLIT, export
+from models.run import export, start_run
+from models.train_dice import REAL_PHOTOS, VALIDATION_SPLIT
 from vision.evaluation import read_split
 from vision.sagrada.cells import (
     CELL_CLASSES,
@@ -158,10 +158,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--cache", type=Path, help="keep the rendered spaces in this .npz and reuse them on the next run"
     )
     arguments = parser.parse_args(argv)
-    torch.manual_seed(SEED)
-    torch.set_num_threads(1)
-    cv2.setNumThreads(1)
-    started = time.perf_counter()
+    started = start_run(SEED)
     cache: Path | None = arguments.cache
     if cache is not None and cache.is_file():
         stored = np.load(cache)

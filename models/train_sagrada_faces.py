@@ -16,12 +16,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-import cv2
 import numpy as np
-import torch
 
 from engine.sagrada.window import ALL_CELLS
 from models.cut_training import Cuts, Labels, cast_gains, export_face_reader, fit_face_reader, share_right
+from models.run import start_run
 from models.train_dice import HARDER_LOOKS
 from models.train_sagrada_cells import shaken_lattice, training_config, training_crops
 from vision.read import READER_INPUT_SIZE, balanced
@@ -77,10 +76,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--epochs", type=int, default=15)
     parser.add_argument("--output", type=Path, default=FACE_MODEL)
     arguments = parser.parse_args(argv)
-    torch.manual_seed(SEED)
-    torch.set_num_threads(1)
-    cv2.setNumThreads(1)
-    started = time.perf_counter()
+    started = start_run(SEED)
     cuts, labels = rendered_faces(arguments.scenes, SEED, training_crops())
     held_cuts, held_labels = rendered_faces(max(arguments.scenes // 8, 10), SEED + 1, [])
     print(
