@@ -1,7 +1,7 @@
 """Accuracy floors on the fixed validation split of the real photos (never trained on).
 
 Measured with the shipped models (models/MODEL_CARD.md): recall 99.44%, precision 99.44%, value accuracy
-98.32%, photos read exactly 86.67% (26 of 30; the extra is a die held in a hand, which the labels leave
+98.88%, photos read exactly 86.67% (26 of 30; the extra is a die held in a hand, which the labels leave
 out). Detection meets issue 3's floors (99%); value accuracy and exact photos do not yet reach its 99% and
 95%: those two floors sit just under the measured figures (one more misread fails them) and must be raised
 to the issue's when a better reader ships.
@@ -42,7 +42,7 @@ def test_detection_precision(report: AccuracyReport) -> None:
 
 
 def test_value_accuracy(report: AccuracyReport) -> None:
-    assert report.value_accuracy >= 0.98, str(report)
+    assert report.value_accuracy >= 0.985, str(report)
 
 
 def test_photos_read_exactly(report: AccuracyReport) -> None:
