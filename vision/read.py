@@ -79,7 +79,7 @@ def white_balance_gains(pixels: BGRImage) -> Gains:
     brightness = small.sum(axis=1)
     bright = small[brightness >= np.quantile(brightness, _BRIGHT_QUANTILE)]
     channel_means = np.maximum(bright.mean(axis=0), 1.0)
-    gains: FloatArray = np.clip(channel_means.mean() / channel_means, *_GAIN_LIMITS).astype(np.float32)
+    gains: Gains = np.clip(channel_means.mean() / channel_means, *_GAIN_LIMITS).astype(np.float32)
     return gains
 
 
@@ -91,7 +91,7 @@ def crop_square(box: Box) -> tuple[int, int, int]:
 
 
 def crop_die(
-    pixels: BGRImage, box: Box, gains: FloatArray, size: int = READER_INPUT_SIZE
+    pixels: BGRImage, box: Box, gains: Gains, size: int = READER_INPUT_SIZE
 ) -> npt.NDArray[np.uint8]:
     """A square crop around the die's box (plus margin), white-balanced, resized to `size` pixels a side."""
     x0, y0, side = crop_square(box)
@@ -112,7 +112,7 @@ def crop_die(
     return balanced(cast(BGRImage, cv2.resize(region, (size, size), interpolation=interpolation)), gains)
 
 
-def balanced(pixels: BGRImage, gains: FloatArray) -> BGRImage:
+def balanced(pixels: BGRImage, gains: Gains) -> BGRImage:
     """`pixels` with the white balance `gains` applied, as the reader is trained to see them."""
     corrected: BGRImage = np.clip(pixels.astype(np.float32) * gains, 0, 255).astype(np.uint8)
     return corrected

@@ -15,7 +15,7 @@ import numpy.typing as npt
 from vision.face_reader import Cuts, FaceReader
 from vision.markers import BGRImage
 from vision.onnx_session import MODELS_FOLDER
-from vision.read import FloatArray, crop_die
+from vision.read import Gains, crop_die
 
 FACE_MODEL = MODELS_FOLDER / "runbuster_faces.onnx"
 FACE_CUT = 1.7
@@ -25,7 +25,7 @@ CUT_PX = 48
 """The cut's side in pixels (a face of the A3 print is about 34 px in the view)."""
 
 
-def face_cuts(tops: BGRImage, centres: npt.ArrayLike, face_side: float, gains: FloatArray) -> Cuts:
+def face_cuts(tops: BGRImage, centres: npt.ArrayLike, face_side: float, gains: Gains) -> Cuts:
     """The cut round each face centred at `centres` (N x 2 pixels of the view at the dice's tops, where a
     face is `face_side` pixels across), white-balanced with `gains`, as an N x CUT_PX x CUT_PX x 3 array."""
     half = FACE_CUT * face_side / 2

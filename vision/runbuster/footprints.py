@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from vision.markers import BGRImage
 from vision.onnx_session import MODELS_FOLDER, open_session
-from vision.read import FloatArray, balanced, reader_input
+from vision.read import FloatArray, Gains, balanced, reader_input
 
 LOCATOR_MODEL = MODELS_FOLDER / "runbuster_footprints.onnx"
 LOCATOR_CUT = 2.4
@@ -41,7 +41,7 @@ def cut_side(face_side: float) -> int:
     return max(2, round(LOCATOR_CUT * face_side))
 
 
-def locator_cuts(tops: BGRImage, points: npt.ArrayLike, face_side: float, gains: FloatArray) -> Cuts:
+def locator_cuts(tops: BGRImage, points: npt.ArrayLike, face_side: float, gains: Gains) -> Cuts:
     """The cut round each point (N x 2 pixels of the view at the dice's tops, where a face is `face_side`
     pixels across), centred on the point to the sub-pixel, white-balanced with `gains`, as an
     N x CUT_PX x CUT_PX x 3 array."""
@@ -77,9 +77,7 @@ class FaceLocator:
         (found,) = self._session.run(None, {self._input_name: reader_input(cuts)})
         return np.asarray(found, np.float32)
 
-    def face_centres(
-        self, tops: BGRImage, points: npt.ArrayLike, face_side: float, gains: FloatArray
-    ) -> Points:
+    def face_centres(self, tops: BGRImage, points: npt.ArrayLike, face_side: float, gains: Gains) -> Points:
         """The centre of the top face nearest each point (N x 2 pixels of the view at the dice's tops),
         after ROUNDS moves."""
         located = np.asarray(points, np.float64).reshape(-1, 2)
