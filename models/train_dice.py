@@ -153,13 +153,13 @@ SCENE_KINDS = (
 class TrainingPlan:
     synthetic_scenes: int = 600
     """Table scenes both networks train on (the detector on these alone)."""
-    reader_scenes: int = 1800
+    reader_scenes: int = 2400
     """Further scenes for the reader only, of the kinds in `reader_scene_shares`."""
     reader_scene_shares: tuple[float, ...] = (0.6, 0.12, 0.06, 0.06, 0.08, 0.08)
     """Share of each of SCENE_KINDS among the reader's extra scenes."""
     detector_steps: int = 5000
     detector_batch: int = 8
-    reader_steps: int = 14000
+    reader_steps: int = 18000
     reader_batch: int = 64
     reader_input_size: int = READER_INPUT_SIZE
     real_share: float = 0.25

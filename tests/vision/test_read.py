@@ -73,7 +73,8 @@ def test_shipped_reader_reads_real_validation_dice_from_their_true_boxes() -> No
         readings = reader.read(image, [die.box for die in photo.dice], COLOR_SETS["all"])
         correct += sum(r.value == d.value for r, d in zip(readings, photo.dice, strict=True))
         total += len(readings)
-    assert correct / total >= 0.95  # measured 73/74 (99%) with the shipped reader, 72 without the second look
+    # Measured 72/74 (97%) with the shipped reader, with or without the second look.
+    assert correct / total >= 0.95
 
 
 def test_the_reader_white_balances_with_the_gains_it_is_handed() -> None:

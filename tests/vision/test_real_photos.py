@@ -1,10 +1,10 @@
 """Accuracy floors on the fixed validation split of the real photos (never trained on).
 
 Measured with the shipped models (models/MODEL_CARD.md): recall 99.44%, precision 99.44%, value accuracy
-98.88%, photos read exactly 86.67% (26 of 30; the extra is a die held in a hand, which the labels leave
-out). Detection meets issue 3's floors (99%); value accuracy and exact photos do not yet reach its 99% and
-95%: those two floors sit just under the measured figures (one more misread fails them) and must be raised
-to the issue's when a better reader ships.
+98.88%, photos read exactly 90.00% (27 of 30; one of the three is a die held in a hand, which the labels
+leave out). Detection meets issue 3's floors (99%); value accuracy and exact photos do not yet reach its
+99% and 95%: those two floors sit just under the measured figures (one more misread fails them) and must
+be raised to the issue's when a better reader ships.
 """
 
 from __future__ import annotations
@@ -46,4 +46,4 @@ def test_value_accuracy(report: AccuracyReport) -> None:
 
 
 def test_photos_read_exactly(report: AccuracyReport) -> None:
-    assert report.exact_photos >= 0.86, str(report)
+    assert report.exact_photos >= 0.89, str(report)

@@ -103,7 +103,7 @@ def real_dice_read(real_dice_scenes: list[WindowScene], reader: SagradaReader) -
 
 def test_real_dice_in_a_rendered_window_are_read(real_dice_read: tuple[int, int, int]) -> None:
     dice, right, false_dice = real_dice_read
-    # Floors under the measured level (0 false dice, 96 of 99 read right); the aim is every die.
+    # Floors under the measured level (0 false dice, 95 of 99 read right); the aim is every die.
     assert false_dice <= 1, f"{false_dice} empty spaces read as dice"
     assert right >= 0.93 * dice, f"{right} of {dice} real dice read right"
 
@@ -116,7 +116,7 @@ def test_the_readers_opinion_of_dice_costs_no_real_dice(
     alone = SagradaReader(CellReader(dice_reader=None, face_reader=None))
     _dice, right_alone, _false = read_real_dice(real_dice_scenes, alone)
     _dice, right, _false = real_dice_read
-    assert right >= right_alone  # measured 96 and 95 of 99 (92 against 87 with session 11's models)
+    assert right >= right_alone  # measured 95 and 95 of 99 (92 against 87 with session 11's models)
 
 
 def test_a_photo_is_read_from_bytes_into_the_issue_json(
