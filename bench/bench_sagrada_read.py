@@ -29,6 +29,7 @@ import os
 import statistics
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -122,25 +123,39 @@ def accuracy(reader: SagradaReader, windows: int) -> None:
     framed = replace(framed, scene=replace(framed.scene, width=1280, height=960))
     several = SagradaConfig(windows=(2, 4), window_px=(600.0, 1000.0))
     several = replace(several, scene=replace(several.scene, width=4032, height=3024))
-    for name, config, first_seed, photos in (
-        ("0-20 dice", plain, 30000, windows),
-        ("at most 10 dice", replace(plain, fill=(0.0, 0.5)), 40000, windows),
-        ("0-20 dice, cards on window mats at 1280x960", framed, 60000, windows),
-        ("the same photos read without their mats' markers", framed, 60000, windows),
-        ("2-4 windows in a 12 MP photo, read from its JPEG", several, 70000, max(windows // 3, 1)),
+
+    def pixels_read_by(reading: SagradaReader) -> Callable[[WindowScene], tuple[WindowReading, ...]]:
+        return lambda scene: reading.read_pixels(scene.image).windows
+
+    def read_from_jpeg(scene: WindowScene) -> tuple[WindowReading, ...]:
+        ok, encoded = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        assert ok
+        return reader.read(encoded.tobytes()).windows
+
+    for name, config, first_seed, photos, read in (
+        ("0-20 dice", plain, 30000, windows, pixels_read_by(reader)),
+        ("at most 10 dice", replace(plain, fill=(0.0, 0.5)), 40000, windows, pixels_read_by(reader)),
+        ("0-20 dice, cards on window mats at 1280x960", framed, 60000, windows, pixels_read_by(reader)),
+        (
+            "the same photos read without their mats' markers",
+            framed,
+            60000,
+            windows,
+            pixels_read_by(markerless),
+        ),
+        (
+            "2-4 windows in a 12 MP photo, read from its JPEG",
+            several,
+            70000,
+            max(windows // 3, 1),
+            read_from_jpeg,
+        ),
     ):
         whole = named = seen = 0
         kinds: Counter[str] = Counter()
         for seed in range(first_seed, first_seed + photos):
             scene = render_window_scene(config, np.random.default_rng(seed))
-            if name.startswith("the same photos"):
-                found = markerless.read_pixels(scene.image).windows
-            elif config is several:
-                ok, encoded = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-                assert ok
-                found = reader.read(encoded.tobytes()).windows
-            else:
-                found = reader.read_pixels(scene.image).windows
+            found = read(scene)
             kinds["window reported where there is no card"] += sum(off_the_cards(w, scene) for w in found)
             for truth in scene.windows:
                 seen += 1
@@ -176,10 +191,10 @@ def accuracy(reader: SagradaReader, windows: int) -> None:
         if window is None or not upright:
             kinds["window not found the right way up"] += placed
             continue
-        found = faults(window.window, truth.window)
-        kinds.update(found)
-        right += placed - (found.total() - found["empty space read as a die"])
-        false_dice += found["empty space read as a die"]
+        misread = faults(window.window, truth.window)
+        kinds.update(misread)
+        right += placed - (misread.total() - misread["empty space read as a die"])
+        false_dice += misread["empty space read as a die"]
     listed = ", ".join(f"{kind} {count}" for kind, count in kinds.most_common()) or "none"
     print(
         f"real dice pasted into {windows // 4} windows: {right} of {dice} read right, "
