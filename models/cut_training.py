@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -23,7 +24,7 @@ from vision.read import FloatArray, reader_input, white_balance_gains
 
 Cuts = npt.NDArray[np.uint8]
 Labels = npt.NDArray[np.int64]
-Targets = npt.NDArray[np.int64] | npt.NDArray[np.float32]
+Targets = TypeVar("Targets", Labels, npt.NDArray[np.float32])
 """What a network learns for each cut: a class (`Labels`) or numbers (the face locator's offsets)."""
 Augment = Callable[[Cuts, Targets, np.random.Generator], tuple[Cuts, Targets]]
 """Varies a batch; it returns the targets too, since turning a cut turns an offset with it."""
@@ -37,7 +38,7 @@ def fit(
     targets: Targets,
     epochs: int,
     seed: int,
-    augment: Augment,
+    augment: Augment[Targets],
     loss: Loss,
 ) -> None:
     """AdamW with a one-cycle schedule to 3e-3 over `epochs` shuffled passes in batches of BATCH, each
@@ -76,7 +77,8 @@ def outputs(network: nn.Module, cuts: Cuts) -> npt.NDArray[np.float32]:
 
 def predictions(network: nn.Module, cuts: Cuts) -> npt.NDArray[np.int64]:
     """The class a classifier gives each cut (as it lies, unturned)."""
-    return outputs(network, cuts).argmax(axis=1)
+    classes: npt.NDArray[np.int64] = outputs(network, cuts).argmax(axis=1)
+    return classes
 
 
 def cast_gains(view: BGRImage, rng: np.random.Generator) -> FloatArray:

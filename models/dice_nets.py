@@ -148,6 +148,7 @@ class FaceLocatorNet(nn.Module):
             quarter, conv_bn_relu(48, 64), conv_bn_relu(64, 64), conv_bn_relu(64, 64), nn.Conv2d(64, 1, 1)
         )
         cells = cut_px // 4
+        self.cell_centres: torch.Tensor
         self.register_buffer("cell_centres", (torch.arange(cells, dtype=torch.float32) + 0.5) / cells - 0.5)
 
     def forward(self, pixels: torch.Tensor) -> torch.Tensor:

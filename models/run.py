@@ -23,7 +23,11 @@ def start_run(seed: int) -> float:
 
 
 def export(
-    network: torch.nn.Module, example: torch.Tensor, path: Path, outputs: list[str], dynamic: dict
+    network: torch.nn.Module,
+    example: torch.Tensor,
+    path: Path,
+    outputs: list[str],
+    dynamic: dict[str, dict[int, str]],
 ) -> None:
     """Classic (TorchScript-based) ONNX export of a network taking "pixels", with the axes in `dynamic` left
     free (batch and image size for the dice models, the batch for the games' networks on cuts)."""

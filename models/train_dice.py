@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar, cast
 
 import cv2
 import numpy as np
@@ -55,8 +56,9 @@ from vision.sagrada.cells import (
 )
 from vision.sagrada.lattice import WindowLattice
 from vision.synth.dice import PIP_LAYOUTS
-from vision.synth.sagrada import RenderedWindow
-from vision.synth.scene import RenderedDie
+from vision.synth.mat import MatSceneConfig, render_mat_scene
+from vision.synth.sagrada import RenderedWindow, SagradaConfig, render_window_scene
+from vision.synth.scene import RenderedDie, SceneConfig, render_scene
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 REAL_PHOTOS = REPOSITORY / "tests" / "data" / "dice_real"
@@ -132,8 +134,9 @@ def training_scene(
     image: Image, dice: tuple[TrainingDie, ...], balanced_from: Image | None = None, cut_as_read: bool = False
 ) -> TrainingScene:
     """A scene whose white balance is measured on `balanced_from` (the image itself by default)."""
-    thumbnail = cv2.resize(
-        image if balanced_from is None else balanced_from, (64, 64), interpolation=cv2.INTER_AREA
+    thumbnail = cast(
+        Image,
+        cv2.resize(image if balanced_from is None else balanced_from, (64, 64), interpolation=cv2.INTER_AREA),
     )
     return TrainingScene(image, dice, thumbnail, cut_as_read=cut_as_read)
 
@@ -173,8 +176,10 @@ def real_training_scenes() -> list[TrainingScene]:
     scenes = []
     for photo in load_labelled_photos(REAL_PHOTOS, names):
         image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+        if image is None:
+            raise FileNotFoundError(f"cannot read the training photo {photo.path}")
         dice = tuple(TrainingDie(d.box, d.value, d.color, True) for d in photo.dice)
-        scenes.append(training_scene(image, dice))
+        scenes.append(training_scene(cast(Image, image), dice))
     return scenes
 
 
@@ -183,8 +188,6 @@ def synthetic_training_scenes(count: int, rng: np.random.Generator) -> list[Trai
     large, some marbled ("other") dice and pipless distractors."""
     if count == 0:
         return []
-    from vision.synth.scene import SceneConfig, render_scene
-
     scenes = []
     for index in range(count):
         width, height = SCENE_SHAPES[index % len(SCENE_SHAPES)]
@@ -201,33 +204,33 @@ def synthetic_training_scenes(count: int, rng: np.random.Generator) -> list[Trai
     return scenes
 
 
-HARDER_LOOKS: dict[str, float] = {
-    "dark_pips_probability": 0.3,
-    "colored_pips_probability": 0.3,
-    "big_one_probability": 0.2,
-    "glare_probability": 0.7,
-}
-"""The die looks the real photos showed the reader getting wrong, more often than the renderer's default:
-dark, coloured and big pips, and glare (`SceneConfig` fields)."""
+def with_harder_looks(config: SceneConfig) -> SceneConfig:
+    """`config` with the die looks the real photos showed the reader getting wrong, more often than the
+    renderer's default: dark, coloured and big pips, and glare."""
+    return dataclasses.replace(
+        config,
+        dark_pips_probability=0.3,
+        colored_pips_probability=0.3,
+        big_one_probability=0.2,
+        glare_probability=0.7,
+    )
 
 
 def varied_training_scene(kind: str, rng: np.random.Generator) -> TrainingScene:
     """One reader scene of `kind` (one of SCENE_KINDS): the looks the real photos showed the reader gets
     wrong (coloured, dark and big or ringed pips, marbled dice, glare, steep tilt) on a table, or dice on the
     games' own boards, whose printed marks and markers the detector takes for dice now and then."""
-    from vision.synth.mat import MatSceneConfig, render_mat_scene
-    from vision.synth.sagrada import SagradaConfig, render_window_scene
-    from vision.synth.scene import SceneConfig, render_scene
 
     width, height = SCENE_SHAPES[int(rng.integers(len(SCENE_SHAPES)))]
-    looks = SceneConfig(
-        width=width,
-        height=height,
-        dice_count=(1, 16),
-        die_size_px=(14.0, 110.0),
-        max_tilt_deg=45.0 if kind == "steep table" else 35.0,
-        marbled_probability=0.15,
-        **HARDER_LOOKS,
+    looks = with_harder_looks(
+        SceneConfig(
+            width=width,
+            height=height,
+            dice_count=(1, 16),
+            die_size_px=(14.0, 110.0),
+            max_tilt_deg=45.0 if kind == "steep table" else 35.0,
+            marbled_probability=0.15,
+        )
     )
     labels: Sequence[RenderedDie]
     if kind in ("table", "steep table"):
@@ -289,7 +292,7 @@ def top_faces_in_view(dice: Sequence[RenderedDie], location: MatLocation, height
     above the paper (`vision.runbuster.topdown`)."""
     photo_to_view = np.linalg.inv(view_to_photo(location, height))
     corners = np.array([die.top_face for die in dice], np.float64).reshape(1, -1, 2)
-    return np.asarray(cv2.perspectiveTransform(corners, photo_to_view)).reshape(-1, 4, 2)
+    return cast(FloatArray, cv2.perspectiveTransform(corners, photo_to_view).reshape(-1, 4, 2))
 
 
 def flat_window_scene(photo: Image, window: RenderedWindow) -> TrainingScene:
@@ -327,12 +330,12 @@ def photometric_jitter(image: Image, rng: np.random.Generator) -> Image:
     """Colour cast, brightness and contrast, blur and noise: the camera and light vary, the dice do not."""
     gains = (rng.uniform(0.75, 1.3, size=3) * rng.uniform(0.7, 1.25)).astype(np.float32)
     contrast = np.float32(rng.uniform(0.8, 1.2))
-    result = (image.astype(np.float32) * gains - 128.0) * contrast + 128.0
+    result: npt.NDArray[np.float32] = (image.astype(np.float32) * gains - 128.0) * contrast + 128.0
     if rng.random() < 0.3:
-        result = cv2.GaussianBlur(result, (0, 0), rng.uniform(0.4, 1.2))
+        result = cast(npt.NDArray[np.float32], cv2.GaussianBlur(result, (0, 0), rng.uniform(0.4, 1.2)))
     if rng.random() < 0.3:
         noise = np.empty_like(result)
-        cv2.randn(noise, 0.0, rng.uniform(2.0, 8.0))
+        cv2.randn(noise, 0.0, rng.uniform(2.0, 8.0))  # type: ignore[call-overload]  # the stubs want arrays
         result += noise
     return np.clip(result, 0, 255).astype(np.uint8)
 
@@ -367,13 +370,16 @@ def detector_sample(
         min(DETECTOR_CROP, round(placed_left * scale)),
     )
     resized = resized[: DETECTOR_CROP - pad_top, : DETECTOR_CROP - pad_left]
-    crop = cv2.copyMakeBorder(
-        resized,
-        pad_top,
-        DETECTOR_CROP - pad_top - resized.shape[0],
-        pad_left,
-        DETECTOR_CROP - pad_left - resized.shape[1],
-        cv2.BORDER_REPLICATE,
+    crop = cast(
+        Image,
+        cv2.copyMakeBorder(
+            resized,
+            pad_top,
+            DETECTOR_CROP - pad_top - resized.shape[0],
+            pad_left,
+            DETECTOR_CROP - pad_left - resized.shape[1],
+            cv2.BORDER_REPLICATE,
+        ),
     )
     origin = np.array([left, top, left, top], dtype=np.float32)
     boxes = (np.array([d.box for d in scene.dice], dtype=np.float32).reshape(-1, 4) - origin) * scale
@@ -444,14 +450,15 @@ def reader_sample(
     grow = rng.uniform(0.9, 1.12)
     cx, cy, half_w, half_h = (x0 + x1) / 2 + shift_x, (y0 + y1) / 2 + shift_y, (x1 - x0) / 2, (y1 - y0) / 2
     box = (cx - half_w * grow, cy - half_h * grow, cx + half_w * grow, cy + half_h * grow)
-    cast = rng.uniform(0.75, 1.3, size=3).astype(np.float32) * np.float32(rng.uniform(0.75, 1.2))
-    gains = white_balance_gains(np.clip(scene.thumbnail * cast, 0, 255).astype(np.uint8))
-    crop = crop_die(scene.image, box, (cast * gains).astype(np.float32), crop_size)
+    colour_cast = rng.uniform(0.75, 1.3, size=3).astype(np.float32) * np.float32(rng.uniform(0.75, 1.2))
+    gains = white_balance_gains(np.clip(scene.thumbnail * colour_cast, 0, 255).astype(np.uint8))
+    crop = crop_die(scene.image, box, (colour_cast * gains).astype(np.float32), crop_size)
     left, top, side = crop_square(box)
     points = (np.array(pips, np.float32).reshape(-1, 2) - (left, top) + 0.5) * (crop_size / side) - 0.5
     if rng.random() < 0.2:
         low = int(rng.integers(16, crop_size))
-        crop = cv2.resize(cv2.resize(crop, (low, low), interpolation=cv2.INTER_AREA), crop.shape[:2][::-1])
+        smaller = cv2.resize(crop, (low, low), interpolation=cv2.INTER_AREA)
+        crop = cast(Image, cv2.resize(smaller, crop.shape[:2][::-1]))
     for _ in range(int(rng.integers(4))):  # np.rot90 turns (x, y) into (y, side - 1 - x)
         crop = np.rot90(crop)
         points = np.stack([points[:, 1], crop_size - 1 - points[:, 0]], axis=1)
@@ -472,9 +479,9 @@ def pip_map(points: npt.NDArray[np.float32], crop_size: int) -> npt.NDArray[np.f
 
 
 def photometric_jitter_mild(crop: Image, rng: np.random.Generator) -> Image:
-    result = crop.astype(np.float32) * rng.uniform(0.85, 1.15)
+    result: npt.NDArray[np.float32] = crop.astype(np.float32) * rng.uniform(0.85, 1.15)
     if rng.random() < 0.25:
-        result = cv2.GaussianBlur(result, (0, 0), rng.uniform(0.3, 0.9))
+        result = cast(npt.NDArray[np.float32], cv2.GaussianBlur(result, (0, 0), rng.uniform(0.3, 0.9)))
     if rng.random() < 0.3:
         result += rng.normal(0.0, rng.uniform(2.0, 7.0), size=result.shape)
     return np.clip(result, 0, 255).astype(np.uint8)
@@ -564,7 +571,8 @@ def reader_batch(
     """Crops with their value and colour labels, pip maps, and which pip maps are known (rendered dice and
     every "not a die" crop, whose map is empty; not the real photos' dice)."""
     color_index = {name: index for index, name in enumerate(COLOR_CLASSES)}
-    crops, values, colors, maps, known = [], [], [], [], []
+    crops: list[Image] = []
+    values, colors, maps, known = [], [], [], []
     while len(crops) < plan.reader_batch:
         scene = _pick_scene(synthetic, real, plan.real_share, rng)
         if scene.negatives and rng.random() < plan.negative_share:
@@ -595,12 +603,12 @@ def reader_batch(
     )
 
 
-def detector_losses(network: torch.nn.Module, batch: Batch) -> dict[str, torch.Tensor]:
+def detector_losses(network: DiceDetectorNet, batch: Batch) -> dict[str, torch.Tensor]:
     images, heat, regression = batch
     return {"loss": detector_loss(network(images), heat, regression)}
 
 
-def reader_losses(network: torch.nn.Module, batch: Batch) -> dict[str, torch.Tensor]:
+def reader_losses(network: DiceReaderNet, batch: Batch) -> dict[str, torch.Tensor]:
     crops, values, colors, pip_maps, known = batch
     value_logits, color_logits, pip_logits = network.forward_with_pips(crops)
     pip_loss = functional.binary_cross_entropy_with_logits(pip_logits, pip_maps, reduction="none")
@@ -613,11 +621,14 @@ def reader_losses(network: torch.nn.Module, batch: Batch) -> dict[str, torch.Ten
     }
 
 
+Network = TypeVar("Network", bound=torch.nn.Module)
+
+
 def fit(
     name: str,
-    network: torch.nn.Module,
+    network: Network,
     stream: BatchStream,
-    losses_of: Callable[[torch.nn.Module, Batch], dict[str, torch.Tensor]],
+    losses_of: Callable[[Network, Batch], dict[str, torch.Tensor]],
     learning_rate: float,
 ) -> None:
     """AdamW with a one-cycle schedule over the stream's batches; prints the losses every 250 steps."""

@@ -21,7 +21,7 @@ import numpy as np
 
 from models.cut_training import Cuts, Labels, cast_gains, export_face_reader, fit_face_reader, share_right
 from models.run import start_run
-from models.train_dice import HARDER_LOOKS, top_faces_in_view
+from models.train_dice import top_faces_in_view, with_harder_looks
 from vision.markers import MatNotFound
 from vision.runbuster.faces import CUT_PX, FACE_MODEL, face_cuts
 from vision.runbuster.locate import locate_mat
@@ -37,7 +37,7 @@ share `_FAR_SHARE` of the cuts, the larger): the footprints the mat reader place
 median 0.063, at the 90th percentile 0.16 and at most 0.37 edges from their labels on 12 rendered mats
 (a one-off count), and a face reader trained on steps of 0.07 alone misread dice placed 0.2-0.45 edges off."""
 _VARIED_LOOKS = 0.5
-"""Share of mats whose dice have `models.train_dice.HARDER_LOOKS`."""
+"""Share of mats whose dice have `models.train_dice.with_harder_looks`."""
 
 
 def mat_config(rng: np.random.Generator) -> MatSceneConfig:
@@ -46,14 +46,15 @@ def mat_config(rng: np.random.Generator) -> MatSceneConfig:
     a3 = rng.random() < 0.7
     config = MatSceneConfig(paper=Paper.A3 if a3 else Paper.A4, dice_per_zone=(1, 6) if a3 else (1, 4))
     if rng.random() < _VARIED_LOOKS:
-        config = replace(config, scene=replace(config.scene, **HARDER_LOOKS))
+        config = replace(config, scene=with_harder_looks(config.scene))
     return config
 
 
 def mat_samples(scenes: int, seed: int) -> tuple[Cuts, Labels]:
     """The top-face cuts of every die on `scenes` rendered mats, and their values less one."""
     rng = np.random.default_rng(seed)
-    cuts, labels = [], []
+    cuts: list[Cuts] = []
+    labels: list[int] = []
     for _ in range(scenes):
         config = mat_config(rng)
         scene = render_mat_scene(config, rng)

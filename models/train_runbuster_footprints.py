@@ -72,9 +72,11 @@ def mat_samples(scenes: int, seed: int) -> tuple[Cuts, Offsets]:
 
 def _shift(rng: np.random.Generator) -> npt.NDArray[np.float64]:
     if rng.random() < 0.5:
-        return rng.normal(0, _NEAR_SHIFT, 2)
+        near: npt.NDArray[np.float64] = rng.normal(0, _NEAR_SHIFT, 2)
+        return near
     angle, reach = rng.uniform(0, 2 * np.pi), _FAR_REACH * np.sqrt(rng.random())
-    return np.array([np.cos(angle), np.sin(angle)]) * reach
+    far: npt.NDArray[np.float64] = np.array([np.cos(angle), np.sin(angle)]) * reach
+    return far
 
 
 def augment(cuts: Cuts, offsets: Offsets, rng: np.random.Generator) -> tuple[Cuts, Offsets]:
@@ -93,7 +95,8 @@ def augment(cuts: Cuts, offsets: Offsets, rng: np.random.Generator) -> tuple[Cut
 
 def location_errors(network: FaceLocatorNet, cuts: Cuts, offsets: Offsets) -> npt.NDArray[np.float64]:
     """How far each located centre lies from the face's, in die edges."""
-    return np.hypot(*(outputs(network, cuts) - offsets).T) * LOCATOR_CUT
+    errors: npt.NDArray[np.float64] = np.hypot(*(outputs(network, cuts) - offsets).T) * LOCATOR_CUT
+    return errors
 
 
 def main(argv: Sequence[str] | None = None) -> None:

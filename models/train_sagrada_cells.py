@@ -75,7 +75,7 @@ class CellNet(nn.Module):
         self.classify = nn.Sequential(nn.Dropout(0.1), nn.Linear(64 * len(PLANES), len(CELL_CLASSES)))
 
     def forward(self, pixels: torch.Tensor) -> torch.Tensor:
-        planes = (pixels / 127.5 - 1.0).split(3, dim=1)
+        planes = torch.split(pixels / 127.5 - 1.0, 3, dim=1)
         return self.classify(torch.cat([self.features(plane) for plane in planes], dim=1))  # type: ignore[no-any-return]
 
 

@@ -21,15 +21,16 @@ import numpy as np
 from engine.sagrada.window import ALL_CELLS
 from models.cut_training import Cuts, Labels, cast_gains, export_face_reader, fit_face_reader, share_right
 from models.run import start_run
-from models.train_dice import HARDER_LOOKS
+from models.train_dice import with_harder_looks
 from models.train_sagrada_cells import shaken_lattice, training_config, training_crops
+from vision.decode import BGRImage
 from vision.read import READER_INPUT_SIZE, balanced
 from vision.sagrada.cells import DIE_TOP, FACE_MODEL, READER_ZOOM, flatten, reader_cuts
 from vision.synth.sagrada import RealDieCrop, WindowScene, paste_real_dice, render_window_scene
 
 SEED = 13
 _VARIED_LOOKS = 0.5
-"""Share of windows whose dice have `models.train_dice.HARDER_LOOKS`."""
+"""Share of windows whose dice have `models.train_dice.with_harder_looks`."""
 _REAL_SHARE = 0.2
 """Share of windows holding real dice."""
 
@@ -37,7 +38,8 @@ _REAL_SHARE = 0.2
 def window_faces(scene: WindowScene, rng: np.random.Generator) -> tuple[Cuts, Labels]:
     """The value readers' cut of every die in the scene's windows, and the dice's values less one."""
     gains = cast_gains(scene.image, rng)
-    cuts, labels = [], []
+    cuts: list[BGRImage] = []
+    labels: list[int] = []
     for window in scene.windows:
         dice = [window.window[cell] for cell in ALL_CELLS]
         spaces = np.array([die is not None for die in dice])
@@ -57,7 +59,7 @@ def rendered_faces(scenes: int, seed: int, real: Sequence[RealDieCrop]) -> tuple
     for _ in range(scenes):
         config = training_config(rng)
         if rng.random() < _VARIED_LOOKS:
-            config = replace(config, scene=replace(config.scene, **HARDER_LOOKS))
+            config = replace(config, scene=with_harder_looks(config.scene))
         with_real = bool(real) and rng.random() < _REAL_SHARE
         if with_real:
             config = replace(config, fill=(0.0, 0.0))
