@@ -15,7 +15,8 @@ tests' photos, 960x540, other seeds): every space right with any number of dice 
 the cards on printed window mats (`tablesight mat sagrada`) photographed by a steady camera (then the same
 photos read as if they had no mats, by the markerless search alone), and with two to four windows in a 12 MP
 phone photo (a third as many photos as WINDOWS, read from JPEG bytes as the command reads them); the pattern
-named, what went wrong where a window was not read whole (and windows reported where no card lies); and
+named, what went wrong where a window was not read whole (and windows reported where no card lies), and
+how many windows the player can set right by answering the spaces reported uncertain; and
 real dice pasted into rendered windows (from the photos the space classifier never trained on). `--model`
 and `--face-model` read the spaces with another space classifier or face reader file than the shipped one,
 to compare a candidate on the same photos; `--without-dice-reader` leaves the dice reader's opinion of a
@@ -151,7 +152,7 @@ def accuracy(reader: SagradaReader, windows: int) -> None:
             read_from_jpeg,
         ),
     ):
-        whole = named = seen = 0
+        whole = named = seen = confirmable = asked = silent = 0
         kinds: Counter[str] = Counter()
         for seed in range(first_seed, first_seed + photos):
             scene = render_window_scene(config, np.random.default_rng(seed))
@@ -169,12 +170,21 @@ def accuracy(reader: SagradaReader, windows: int) -> None:
                 whole += window.window == truth.window
                 named += window.pattern is not None and window.pattern.name == truth.pattern
                 kinds.update(faults(window.window, truth.window))
+                flagged = {space.cell for space in window.uncertain}
+                wrong = {cell for cell in ALL_CELLS if window.window[cell] != truth.window[cell]}
+                asked += len(flagged)
+                silent += len(wrong - flagged)
+                confirmable += not wrong - flagged
         listed = ", ".join(f"{kind} {count}" for kind, count in kinds.most_common() if count) or "none"
         print(
             f"{name}: every space right in {whole} of {seen} windows ({whole / seen:.1%}), "
             f"pattern named in {named} ({named / seen:.1%})"
         )
         print(f"  faults: {listed}")
+        print(
+            f"  every misread space asked about in {confirmable} of {seen} windows "
+            f"({confirmable / seen:.1%}); spaces asked about {asked}, misread without asking {silent}"
+        )
     held_out = set(read_split(REPOSITORY / "models" / "validation_split.txt"))
     crops = load_real_dice(REPOSITORY / "tests" / "data" / "dice_real", images=held_out)
     base = SagradaConfig(fill=(0.0, 0.0), window_px=(220.0, 340.0))
