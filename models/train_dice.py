@@ -290,6 +290,8 @@ def top_view_scene(
 def top_faces_in_view(dice: Sequence[RenderedDie], location: MatLocation, height: float) -> FloatArray:
     """The corners of each die's rendered top face (N x 4 x 2) in the mat's view of the plane `height`
     above the paper (`vision.runbuster.topdown`)."""
+    if not dice:  # OpenCV maps no points to None, not to an empty array
+        return np.zeros((0, 4, 2))
     photo_to_view = np.linalg.inv(view_to_photo(location, height))
     corners = np.array([die.top_face for die in dice], np.float64).reshape(1, -1, 2)
     return cast(FloatArray, cv2.perspectiveTransform(corners, photo_to_view).reshape(-1, 4, 2))

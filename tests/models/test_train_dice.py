@@ -17,6 +17,7 @@ from models.train_dice import (
     pip_map,
     reader_sample,
     top_face_pips,
+    top_view_scene,
     training_scene,
     varied_training_scene,
 )
@@ -27,6 +28,7 @@ from vision.runbuster.mat import DIE_EDGE, Paper
 from vision.runbuster.topdown import VIEW_SCALE
 from vision.runbuster.zones import FACE_BOXES
 from vision.sagrada.cells import READER_ZOOM, reader_cuts, space_centres
+from vision.synth.mat import MatSceneConfig, render_mat_scene
 
 
 def test_detector_targets_decode_to_the_same_boxes_at_run_time() -> None:
@@ -120,3 +122,10 @@ def test_run_buster_top_view_dice_are_boxed_round_their_top_faces() -> None:
         pips = np.array(die.pips)
         assert np.all((pips >= (x0, y0)) & (pips <= (x1, y1)))
         assert np.linalg.norm(pips.mean(axis=0) - ((x0 + x1) / 2, (y0 + y1) / 2)) < 0.15 * face_side
+
+
+def test_a_run_buster_top_view_where_no_die_shows_holds_no_dice() -> None:
+    config = MatSceneConfig()
+    photo = render_mat_scene(config, np.random.default_rng(12)).image
+    scene = top_view_scene(photo, [], config.paper, np.random.default_rng(0))
+    assert scene.cut_as_read and scene.dice == ()
