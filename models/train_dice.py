@@ -218,8 +218,9 @@ def with_harder_looks(config: SceneConfig) -> SceneConfig:
 
 def varied_training_scene(kind: str, rng: np.random.Generator) -> TrainingScene:
     """One reader scene of `kind` (one of SCENE_KINDS): the looks the real photos showed the reader gets
-    wrong (coloured, dark and big or ringed pips, marbled dice, glare, steep tilt) on a table, or dice on the
-    games' own boards, whose printed marks and markers the detector takes for dice now and then."""
+    wrong (coloured, dark and big or ringed pips, marbled dice, glare spots and streaks, steep tilt) on a
+    table, or dice on the games' own boards, whose printed marks and markers the detector takes for dice
+    now and then."""
 
     width, height = SCENE_SHAPES[int(rng.integers(len(SCENE_SHAPES)))]
     looks = with_harder_looks(
@@ -230,6 +231,7 @@ def varied_training_scene(kind: str, rng: np.random.Generator) -> TrainingScene:
             die_size_px=(14.0, 110.0),
             max_tilt_deg=45.0 if kind == "steep table" else 35.0,
             marbled_probability=0.15,
+            glare_streak_probability=0.3,
         )
     )
     labels: Sequence[RenderedDie]

@@ -226,12 +226,31 @@ def _marble(size: int, rng: np.random.Generator) -> Image:
 
 @dataclass(frozen=True)
 class Glare:
-    """A specular highlight on a face: centre in face fractions, radius fraction, peak added brightness."""
+    """A specular highlight on a face: centre in face fractions, radius fraction, peak added brightness.
+
+    A lamp's bulb makes a round spot; a strip light or a window makes a streak: `stretch` times longer
+    along `angle` (radians from the face's x axis) than its `radius` across."""
 
     x: float
     y: float
     radius: float
     strength: float
+    angle: float = 0.0
+    stretch: float = 1.0
+
+
+def _glare_highlight(glare: Glare, size: int) -> Image:
+    """The brightness a glare adds over a face texture `size` pixels a side."""
+    coords = (np.arange(size, dtype=np.float32) + 0.5) / size
+    if glare.stretch == 1.0:
+        gx = np.exp(-(((coords - glare.x) / glare.radius) ** 2))
+        gy = np.exp(-(((coords - glare.y) / glare.radius) ** 2))
+        return np.float32(glare.strength) * np.outer(gy, gx)
+    xs, ys = coords[None, :] - np.float32(glare.x), coords[:, None] - np.float32(glare.y)
+    cos, sin = np.float32(math.cos(glare.angle)), np.float32(math.sin(glare.angle))
+    along = (xs * cos + ys * sin) / np.float32(glare.radius * glare.stretch)
+    across = (ys * cos - xs * sin) / np.float32(glare.radius)
+    return np.float32(glare.strength) * np.exp(-(along**2) - across**2)
 
 
 GLARE_IN_PIPS = 0.15
@@ -271,10 +290,7 @@ def face_texture(
         solid = edge * 0.3 if pips is None else np.maximum(pips, edge * 0.3)
         opacity = look.opacity + (1.0 - look.opacity) * solid
     if glare is not None:
-        coords = (np.arange(size, dtype=np.float32) + 0.5) / size
-        gx = np.exp(-(((coords - glare.x) / glare.radius) ** 2))
-        gy = np.exp(-(((coords - glare.y) / glare.radius) ** 2))
-        highlight = np.float32(glare.strength) * np.outer(gy, gx)
+        highlight = _glare_highlight(glare, size)
         if pips is not None:
             highlight *= 1.0 - np.float32(1.0 - GLARE_IN_PIPS) * pips
         sheen = highlight if sheen is None else sheen + highlight

@@ -230,7 +230,7 @@ def render_mat_scene(
     lay_print(image, camera, sheet.mat_to_world, MAT_WIDTH, _printed, lighting, rng)
     dice = [die for _, die in standing]
     cast_shadows(image, camera, dice, lighting.direction, rng)
-    labels = draw_objects(image, camera, dice, lighting, scene.glare_probability, rng)
+    labels = draw_objects(image, camera, dice, lighting, scene, rng)
     mat_dice = []
     for (zone_key, die), label in zip(standing, labels, strict=True):
         assert label is not None

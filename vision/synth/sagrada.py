@@ -534,7 +534,7 @@ def render_window_scene(
             lay_print(image, camera, card.mat.to_world(), SHEET_MM[0], printed_at, lighting, rng)
     for card in cards:
         _draw_card(image, camera, card, lighting, config.scene.glare_probability, rng)
-    labels = draw_objects(image, camera, dice, lighting, config.scene.glare_probability, rng)
+    labels = draw_objects(image, camera, dice, lighting, config.scene, rng)
     windows = []
     position = 0
     for card, card_dice in zip(cards, in_cards, strict=True):

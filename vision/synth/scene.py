@@ -59,6 +59,9 @@ class SceneConfig:
     mixed_sizes_probability: float = 0.3
     """Per scene: dice of different sizes (up to about 1.6x apart) instead of one set."""
     glare_probability: float = 0.5
+    """Per scene: a lamp's glare, then on each die's top face with 70% chance."""
+    glare_streak_probability: float = 0.0
+    """Per glare: a long thin streak (a strip light's or a window's reflection) instead of a round spot."""
     motion_blur_probability: float = 0.15
     jpeg_probability: float = 0.8
     jpeg_quality: tuple[int, int] = (40, 95)
@@ -563,12 +566,13 @@ def draw_objects(
     camera: Camera,
     objects: list[Placed],
     lighting: Lighting,
-    glare_probability: float,
+    looks: SceneConfig,
     rng: np.random.Generator,
 ) -> list[RenderedDie | None]:
-    """Draw `objects` far to near and return each one's label: a RenderedDie for a die, None otherwise."""
+    """Draw `objects` far to near and return each one's label: a RenderedDie for a die, None otherwise.
+    `looks` says how often a die's top face shows glare, and of what shape."""
     owner = np.full(image.shape[:2], -1, np.int32)
-    glaring = rng.random() < glare_probability
+    glaring = rng.random() < looks.glare_probability
     order = sorted(range(len(objects)), key=lambda i: -float(camera.depth(objects[i].box.center[None])[0]))
     top_faces: dict[int, tuple[FloatArray, int]] = {}
     for index in order:
@@ -578,6 +582,14 @@ def draw_objects(
             glare = Glare(
                 rng.uniform(0.2, 0.8), rng.uniform(0.2, 0.8), rng.uniform(0.08, 0.3), rng.uniform(0.3, 1.2)
             )
+            # No draw where streaks are off: scenes without them render exactly as before streaks existed.
+            if looks.glare_streak_probability > 0 and rng.random() < looks.glare_streak_probability:
+                glare = replace(
+                    glare,
+                    radius=rng.uniform(0.025, 0.07),
+                    angle=rng.uniform(0, math.pi),
+                    stretch=rng.uniform(5.0, 15.0),
+                )
         values = CANONICAL_VALUES if placed.value is not None else None
         top_faces[index] = draw_box(
             image,
@@ -638,5 +650,5 @@ def render_scene(config: SceneConfig, rng: np.random.Generator) -> Scene:
     lighting = sample_lighting(rng)
     image = paint_table(config, camera, rng)
     cast_shadows(image, camera, dice + distractors, lighting.direction, rng)
-    labels = draw_objects(image, camera, dice + distractors, lighting, config.glare_probability, rng)
+    labels = draw_objects(image, camera, dice + distractors, lighting, config, rng)
     return Scene(image=photograph(image, config, rng), dice=tuple(label for label in labels if label))

@@ -9,6 +9,7 @@ from vision.synth.dice import (
     CANONICAL_VALUES,
     PIP_LAYOUTS,
     DieLook,
+    Glare,
     die_box,
     die_rotation,
     draw_box,
@@ -86,6 +87,24 @@ def test_opaque_face_texture_is_fully_covered_inside_with_rounded_corners() -> N
     # A pip (white) is brighter than the blue body between pips.
     pip_center = int((0.5 - 0.25) * 48)
     assert texture[pip_center, pip_center, 1] > texture[24, 12, 1] + 0.3
+
+
+@pytest.mark.parametrize("angle", [0.0, math.pi / 2])
+def test_a_streak_of_glare_runs_long_along_its_angle_and_thin_across_it(angle: float) -> None:
+    blank = face_texture(LOOK, None, 64, 0.8, np.random.default_rng(0))
+    streak = Glare(0.5, 0.5, radius=0.04, strength=1.0, angle=angle, stretch=10.0)
+    glared = face_texture(LOOK, None, 64, 0.8, np.random.default_rng(0), streak)
+    added = (glared - blank)[..., :3].mean(axis=2)
+    along, across = (added[32, 8:56], added[8:56, 32]) if angle == 0.0 else (added[8:56, 32], added[32, 8:56])
+    assert along.min() > 0.4  # lit from one side of the face to the other
+    assert np.count_nonzero(across > 0.1) <= 8  # a few pixels wide
+
+
+def test_a_round_glare_spot_is_the_default_shape() -> None:
+    spot = Glare(0.5, 0.5, radius=0.1, strength=1.0)
+    blank = face_texture(LOOK, None, 64, 0.8, np.random.default_rng(0))
+    added = (face_texture(LOOK, None, 64, 0.8, np.random.default_rng(0), spot) - blank)[..., :3].mean(axis=2)
+    assert np.count_nonzero(added[32] > 0.1) == np.count_nonzero(added[:, 32] > 0.1)
 
 
 def test_translucent_face_texture_lets_light_through_the_body_but_not_the_pips() -> None:
