@@ -12,8 +12,8 @@ up with low colour confidence instead of a confident guess.
 A die reads the same a quarter turn round, so a crop read with little confidence gets a second look: the
 three other quarter turns are read too and the four readings averaged. Only unsure dice get it (16 of the
 360 candidates on the validation photos, counted with an earlier reader). With the shipped reader, on
-rendered scenes value accuracy goes from 97.4% to 98.0% with it and colour from 97.4% to 97.6%; on the
-validation photos value from 98.3% to 98.9% and photos read exactly from 26 to 27 of 30 (`python
+rendered scenes value accuracy goes from 97.3% to 97.8% with it and colour from 97.5% to 97.6%; on the
+validation photos value from 98.3% to 99.4% and photos read exactly from 24 to 27 of 30 (`python
 bench/bench_vision.py --skip-latency`, with `--second-look-below 0` for one look). With an earlier
 reader, turning every crop gained no more than this, for far more time, and turning only half round, or
 only one way and back, gained less.

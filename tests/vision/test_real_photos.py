@@ -1,10 +1,10 @@
 """Accuracy floors on the fixed validation split of the real photos (never trained on).
 
 Measured with the shipped models (models/MODEL_CARD.md): recall 99.44%, precision 99.44%, value accuracy
-98.88%, photos read exactly 90.00% (27 of 30; one of the three is a die held in a hand, which the labels
-leave out). Detection meets issue 3's floors (99%); value accuracy and exact photos do not yet reach its
-99% and 95%: those two floors sit just under the measured figures (one more misread fails them) and must
-be raised to the issue's when a better reader ships.
+99.44%, photos read exactly 90.00% (27 of 30; one of the three is a die held in a hand, which the labels
+leave out). Detection and value accuracy meet issue 3's floors (99%); exact photos do not yet reach its 95%:
+that floor sits just under the measured figure (one more inexact photo fails it) and must be raised to the
+issue's when a better reader ships.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def test_detection_precision(report: AccuracyReport) -> None:
 
 
 def test_value_accuracy(report: AccuracyReport) -> None:
-    assert report.value_accuracy >= 0.985, str(report)
+    assert report.value_accuracy >= 0.99, str(report)
 
 
 def test_photos_read_exactly(report: AccuracyReport) -> None:
