@@ -1,12 +1,13 @@
 """Train the Sagrada space classifier on rendered windows and export it to models/sagrada_cells.onnx.
 
-    python -m models.train_sagrada_cells [--scenes N] [--epochs N]
+    python -m models.train_sagrada_cells [--scenes N] [--several-window-scenes N] [--epochs N]
 
-Windows are rendered (`vision.synth.sagrada`, seeded), warped flat through their labelled lattice shaken
-by a few hundredths of a space (as the run-time fit leaves it), and each space is cut out as the reader
-does (`vision.sagrada.cells`). Some windows hold real dice cut from the training photos of
-tests/data/dice_real (never the fixed validation split, which the tests keep for themselves). Prints the
-accuracy per space and the share of windows read whole on held-out rendered windows.
+Windows are rendered (`vision.synth.sagrada`, seeded), one a photo and then two or three a photo (the later
+ones off the photo's centre, where dice lean furthest over their neighbours), warped flat through their
+labelled lattice shaken by a few hundredths of a space (as the run-time fit leaves it), and each space is
+cut out as the reader does (`vision.sagrada.cells`). Some windows hold real dice cut from the training
+photos of tests/data/dice_real (never the fixed validation split, which the tests keep for themselves).
+Prints the accuracy per space and the share of windows read whole on held-out rendered windows.
 """
 
 from __future__ import annotations
@@ -86,6 +87,13 @@ def training_config(rng: np.random.Generator) -> SagradaConfig:
     return replace(base, scene=replace(base.scene, width=width, height=height))
 
 
+def several_window_config(rng: np.random.Generator) -> SagradaConfig:
+    """Two or three windows in a reduced phone photo, the later ones anywhere in view: off the photo's
+    centre, where the dice lean over their neighbours' spaces furthest."""
+    base = SagradaConfig(windows=(2, 3), fill=(0.0, 1.0), window_px=(150.0, 260.0))
+    return replace(base, scene=replace(base.scene, width=1000, height=750))
+
+
 def shaken_lattice(window: RenderedWindow, rng: np.random.Generator) -> WindowLattice:
     """The labelled lattice with each corner moved by a little of a space, as a fit leaves it."""
     pitch = float(np.linalg.norm(window.corners[1] - window.corners[0])) / 5
@@ -113,12 +121,15 @@ def training_crops() -> list[RealDieCrop]:
     return [crop for crop in load_real_dice(REAL_PHOTOS) if crop.source.split("#")[0] not in held_out]
 
 
-def rendered_samples(scenes: int, seed: int, real: Sequence[RealDieCrop]) -> tuple[Cuts, Labels]:
+def rendered_samples(
+    scenes: int, seed: int, real: Sequence[RealDieCrop], several_window_scenes: int = 0
+) -> tuple[Cuts, Labels]:
+    """The cuts of `scenes` one-window photos, then of `several_window_scenes` photos of several windows."""
     rng = np.random.default_rng(seed)
     all_crops, all_labels = [], []
-    for _ in range(scenes):
+    for index in range(scenes + several_window_scenes):
         with_real = bool(real) and rng.random() < _REAL_SHARE
-        config = training_config(rng)
+        config = training_config(rng) if index < scenes else several_window_config(rng)
         if with_real:
             config = replace(config, fill=(0.0, 0.0))
         scene = render_window_scene(config, rng)
@@ -152,6 +163,9 @@ def accuracy(network: CellNet, crops: Cuts, labels: Labels) -> tuple[float, floa
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=3000, help="rendered training windows")
+    parser.add_argument(
+        "--several-window-scenes", type=int, default=1200, help="further training photos of 2-3 windows"
+    )
     parser.add_argument("--epochs", type=int, default=15)
     parser.add_argument("--output", type=Path, default=CELL_MODEL)
     parser.add_argument(
@@ -166,7 +180,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             stored[key] for key in ("crops", "labels", "held", "held_labels")
         )
     else:
-        crops, labels = rendered_samples(arguments.scenes, SEED, training_crops())
+        crops, labels = rendered_samples(
+            arguments.scenes, SEED, training_crops(), arguments.several_window_scenes
+        )
         held_crops, held_labels = rendered_samples(max(arguments.scenes // 8, 20), SEED + 1, [])
         if cache is not None:
             np.savez(cache, crops=crops, labels=labels, held=held_crops, held_labels=held_labels)

@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("torch")
 
 from engine.sagrada.window import ALL_CELLS, official_patterns
-from models.train_sagrada_cells import main, window_samples
+from models.train_sagrada_cells import main, rendered_samples, window_samples
 from vision.sagrada.cells import CELL_CLASSES, CROP_PX, CUT_CHANNELS, CellReader, PrintedSpace
 from vision.sagrada.lattice import WindowLattice
 from vision.synth.sagrada import SagradaConfig, render_window_scene
@@ -33,10 +33,18 @@ def test_every_space_gives_one_cut_labelled_with_its_die_or_print() -> None:
 
 def test_a_tiny_training_run_exports_a_model_the_space_reader_loads(tmp_path: Path) -> None:
     model = tmp_path / "cells.onnx"
-    main(["--scenes=20", "--epochs=1", f"--output={model}"])
+    main(["--scenes=20", "--several-window-scenes=2", "--epochs=1", f"--output={model}"])
     scene = render_window_scene(SagradaConfig(fill=(0.5, 0.5)), np.random.default_rng(5))
     (spaces,) = CellReader(model=model, dice_reader=None, face_reader=None).read(
         scene.image, [WindowLattice.through(scene.windows[0].corners)]
     )
     assert len(spaces) == len(ALL_CELLS)
     assert all(np.isclose(space.probabilities.sum(), 1.0, atol=1e-4) for space in spaces)
+
+
+def test_photos_of_several_windows_follow_the_one_window_photos_with_every_window_cut() -> None:
+    one, _ = rendered_samples(2, 9, [])
+    more, labels = rendered_samples(2, 9, [], several_window_scenes=2)
+    assert np.array_equal(more[: len(one)], one)  # the one-window photos are drawn first, as without
+    added = len(more) - len(one)
+    assert added >= 4 * len(ALL_CELLS) and added % len(ALL_CELLS) == 0 and len(labels) == len(more)

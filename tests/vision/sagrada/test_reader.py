@@ -106,7 +106,7 @@ def real_dice_read(real_dice_scenes: list[WindowScene], reader: SagradaReader) -
 
 def test_real_dice_in_a_rendered_window_are_read(real_dice_read: tuple[int, int, int]) -> None:
     dice, right, false_dice = real_dice_read
-    # Floors under the measured level (0 false dice, 95 of 99 read right); the aim is every die.
+    # Floors under the measured level (0 false dice, 96 of 99 read right); the aim is every die.
     assert false_dice <= 1, f"{false_dice} empty spaces read as dice"
     assert right >= 0.93 * dice, f"{right} of {dice} real dice read right"
 
@@ -119,7 +119,7 @@ def test_the_readers_opinion_of_dice_costs_no_real_dice(
     alone = SagradaReader(CellReader(dice_reader=None, face_reader=None))
     _dice, right_alone, _false = read_real_dice(real_dice_scenes, alone)
     _dice, right, _false = real_dice_read
-    assert right >= right_alone  # measured 95 and 95 of 99 (92 against 87 with session 11's models)
+    assert right >= right_alone  # measured 96 and 92 of 99 (92 against 87 with session 11's models)
 
 
 def test_several_windows_in_a_phone_photo_are_each_found_and_read(reader: SagradaReader) -> None:
@@ -138,7 +138,7 @@ def test_several_windows_in_a_phone_photo_are_each_found_and_read(reader: Sagrad
             windows += 1
             found += window is not None
             whole += window is not None and window.window == truth.window
-    # Floors under the measured level (22 of 23 found, 19 read whole); the dice of the windows off the
+    # Floors under the measured level (22 of 23 found, 20 read whole); the dice of the windows off the
     # photo's centre lean over their neighbours' empty spaces, which then read as dice.
     assert found >= 0.95 * windows, f"{found} of {windows} windows found on their grid"
     assert whole >= 0.8 * windows, f"every space right in {whole} of {windows} windows"
