@@ -582,7 +582,7 @@ def draw_objects(
             glare = Glare(
                 rng.uniform(0.2, 0.8), rng.uniform(0.2, 0.8), rng.uniform(0.08, 0.3), rng.uniform(0.3, 1.2)
             )
-            # No draw where streaks are off: scenes without them render exactly as before streaks existed.
+            # Streaks draw from the generator only where asked for: a scene without them keeps its pixels.
             if looks.glare_streak_probability > 0 and rng.random() < looks.glare_streak_probability:
                 glare = replace(
                     glare,
