@@ -221,7 +221,6 @@ def varied_training_scene(kind: str, rng: np.random.Generator) -> TrainingScene:
     wrong (coloured, dark and big or ringed pips, marbled dice, glare spots and streaks, steep tilt) on a
     table, or dice on the games' own boards, whose printed marks and markers the detector takes for dice
     now and then."""
-
     width, height = SCENE_SHAPES[int(rng.integers(len(SCENE_SHAPES)))]
     looks = with_harder_looks(
         SceneConfig(
