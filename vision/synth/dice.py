@@ -240,7 +240,8 @@ class Glare:
 
 
 def _glare_highlight(glare: Glare, size: int) -> Image:
-    """The brightness a glare adds over a face texture `size` pixels a side."""
+    """The brightness a glare adds over a face texture `size` pixels a side. A round spot stays the product
+    of two 1-D Gaussians: the rotated form rounds differently and would change every existing render."""
     coords = (np.arange(size, dtype=np.float32) + 0.5) / size
     if glare.stretch == 1.0:
         gx = np.exp(-(((coords - glare.x) / glare.radius) ** 2))
