@@ -48,6 +48,7 @@ from vision.synth.sagrada import (
     WindowScene,
     load_real_dice,
     paste_real_dice,
+    phone_photo_config,
     render_window_scene,
 )
 
@@ -122,8 +123,6 @@ def accuracy(reader: SagradaReader, windows: int) -> None:
     plain = replace(plain, scene=replace(plain.scene, width=960, height=540))
     framed = on_mats(SagradaConfig(window_px=(190.0, 260.0)))
     framed = replace(framed, scene=replace(framed.scene, width=1280, height=960))
-    several = SagradaConfig(windows=(2, 4), window_px=(600.0, 1000.0))
-    several = replace(several, scene=replace(several.scene, width=4032, height=3024))
 
     def pixels_read_by(reading: SagradaReader) -> Callable[[WindowScene], tuple[WindowReading, ...]]:
         return lambda scene: reading.read_pixels(scene.image).windows
@@ -146,7 +145,7 @@ def accuracy(reader: SagradaReader, windows: int) -> None:
         ),
         (
             "2-4 windows in a 12 MP photo, read from its JPEG",
-            several,
+            phone_photo_config(),
             70000,
             max(windows // 3, 1),
             read_from_jpeg,

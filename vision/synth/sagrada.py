@@ -147,6 +147,13 @@ class WindowScene:
     loose_dice: tuple[RenderedDie, ...]
 
 
+def phone_photo_config() -> SagradaConfig:
+    """Two to four windows in a 12 MP phone photo (4032x3024), the first grid 600-1000 px wide: a table of
+    players' windows photographed from a seat, the later windows anywhere in view."""
+    base = SagradaConfig(windows=(2, 4), window_px=(600.0, 1000.0))
+    return replace(base, scene=replace(base.scene, width=4032, height=3024))
+
+
 def random_window(
     pattern: Pattern, fill: float, legal_probability: float, rng: np.random.Generator
 ) -> Window:

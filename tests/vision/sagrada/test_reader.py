@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -16,10 +15,10 @@ from vision.sagrada.cells import CellReader
 from vision.sagrada.reader import SagradaReader, WindowReading
 from vision.synth.sagrada import (
     RenderedWindow,
-    SagradaConfig,
     WindowScene,
     load_real_dice,
     paste_real_dice,
+    phone_photo_config,
     render_window_scene,
 )
 
@@ -125,8 +124,7 @@ def test_the_readers_opinion_of_dice_costs_no_real_dice(
 def test_several_windows_in_a_phone_photo_are_each_found_and_read(reader: SagradaReader) -> None:
     """Two to four windows on the table in one 12 MP JPEG, read from its bytes as the command reads them:
     the windows after the first lie anywhere in view, where the dice lean furthest."""
-    base = SagradaConfig(windows=(2, 4), window_px=(600.0, 1000.0))
-    config = replace(base, scene=replace(base.scene, width=4032, height=3024))
+    config = phone_photo_config()
     found = whole = windows = 0
     for seed in range(9000, 9000 + SEVERAL_WINDOW_PHOTOS):
         scene = render_window_scene(config, np.random.default_rng(seed))
