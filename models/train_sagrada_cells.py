@@ -19,6 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 import torch
 from torch import nn
 
@@ -160,6 +161,20 @@ def accuracy(network: CellNet, crops: Cuts, labels: Labels) -> tuple[float, floa
     return float(right.mean()), float(whole.mean())
 
 
+def cached_samples(
+    cache: Path, rendered_for: npt.NDArray[np.int64]
+) -> tuple[Cuts, Labels, Cuts, Labels] | None:
+    """The training and held-out spaces kept in `cache`, if it holds spaces rendered for the same numbers of
+    scenes (`rendered_for`); otherwise None, and they are rendered again."""
+    if not cache.is_file():
+        return None
+    stored = np.load(cache)
+    if "rendered_for" not in stored.files or not np.array_equal(stored["rendered_for"], rendered_for):
+        print(f"{cache} holds spaces rendered for other numbers of scenes: rendering them again", flush=True)
+        return None
+    return stored["crops"], stored["labels"], stored["held"], stored["held_labels"]
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=3000, help="rendered training windows")
@@ -174,18 +189,24 @@ def main(argv: Sequence[str] | None = None) -> None:
     arguments = parser.parse_args(argv)
     started = start_run(SEED)
     cache: Path | None = arguments.cache
-    if cache is not None and cache.is_file():
-        stored = np.load(cache)
-        crops, labels, held_crops, held_labels = (
-            stored[key] for key in ("crops", "labels", "held", "held_labels")
-        )
+    rendered_for = np.array([arguments.scenes, arguments.several_window_scenes])
+    cached = cached_samples(cache, rendered_for) if cache is not None else None
+    if cached is not None:
+        crops, labels, held_crops, held_labels = cached
     else:
         crops, labels = rendered_samples(
             arguments.scenes, SEED, training_crops(), arguments.several_window_scenes
         )
         held_crops, held_labels = rendered_samples(max(arguments.scenes // 8, 20), SEED + 1, [])
         if cache is not None:
-            np.savez(cache, crops=crops, labels=labels, held=held_crops, held_labels=held_labels)
+            np.savez(
+                cache,
+                crops=crops,
+                labels=labels,
+                held=held_crops,
+                held_labels=held_labels,
+                rendered_for=rendered_for,
+            )
     print(f"{len(crops)} training spaces rendered ({time.perf_counter() - started:.0f} s)", flush=True)
     network = CellNet()
     fit(network, crops, labels, arguments.epochs, SEED + 2, augment, nn.functional.cross_entropy)

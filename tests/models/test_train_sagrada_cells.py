@@ -48,3 +48,16 @@ def test_photos_of_several_windows_follow_the_one_window_photos_with_every_windo
     assert np.array_equal(more[: len(one)], one)  # the one-window photos are drawn first, as without
     added = len(more) - len(one)
     assert added >= 4 * len(ALL_CELLS) and added % len(ALL_CELLS) == 0 and len(labels) == len(more)
+
+
+def test_a_cache_rendered_for_other_numbers_of_scenes_is_rendered_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cache, model = tmp_path / "spaces.npz", tmp_path / "cells.onnx"
+    options = ["--several-window-scenes=0", "--epochs=1", f"--output={model}", f"--cache={cache}"]
+    main(["--scenes=20", *options])
+    main(["--scenes=20", *options])
+    main(["--scenes=24", *options])
+    counts = [line.split()[0] for line in capsys.readouterr().out.splitlines() if "training spaces" in line]
+    assert counts[0] == counts[1] != counts[2]
+    assert int(counts[2]) == 24 * len(ALL_CELLS)
