@@ -38,15 +38,16 @@ import cv2
 import numpy as np
 
 from engine.sagrada.window import ALL_CELLS, Window
+from vision.colors import COLOR_SETS
 from vision.evaluation import read_split
 from vision.read import READER_MODEL
 from vision.sagrada.cells import CELL_MODEL, FACE_MODEL, CellReader
 from vision.sagrada.reader import SagradaReader, WindowReading
+from vision.synth.real_dice import load_real_dice
 from vision.synth.sagrada import (
     RenderedWindow,
     SagradaConfig,
     WindowScene,
-    load_real_dice,
     paste_real_dice,
     phone_photo_config,
     render_window_scene,
@@ -185,7 +186,9 @@ def accuracy(reader: SagradaReader, windows: int) -> None:
             f"({confirmable / seen:.1%}); spaces asked about {asked}, misread without asking {silent}"
         )
     held_out = set(read_split(REPOSITORY / "models" / "validation_split.txt"))
-    crops = load_real_dice(REPOSITORY / "tests" / "data" / "dice_real", images=held_out)
+    crops = load_real_dice(
+        REPOSITORY / "tests" / "data" / "dice_real", COLOR_SETS["sagrada"], images=held_out
+    )
     base = SagradaConfig(fill=(0.0, 0.0), window_px=(220.0, 340.0))
     empty = replace(base, scene=replace(base.scene, width=960, height=540))
     rng = np.random.default_rng(50000)

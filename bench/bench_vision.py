@@ -19,8 +19,9 @@ import numpy as np
 
 from vision.colors import COLOR_SETS
 from vision.evaluation import load_labelled_photos, read_split, score_photo, summarise, synthetic_round_trip
-from vision.read import READER_MODEL, SECOND_LOOK_BELOW
+from vision.read import COLOR_CLASSES, READER_MODEL, SECOND_LOOK_BELOW
 from vision.recognizer import DiceRecognizer, RecognizerSettings
+from vision.synth.real_dice import load_real_dice, render_real_dice_scene
 from vision.synth.scene import SceneConfig, render_scene
 
 REPOSITORY = Path(__file__).resolve().parent.parent
@@ -74,6 +75,17 @@ def bench_accuracy(scenes: int, reader: Path, second_look_below: float) -> None:
         )
     )
     print(f"synthetic round trip, {ROUND_TRIP_CONFIG.width}x{ROUND_TRIP_CONFIG.height}: {synthetic}")
+    crops = load_real_dice(REAL_PHOTOS, COLOR_CLASSES, images=set(read_split(VALIDATION_SPLIT)))
+    on_tables = summarise(
+        synthetic_round_trip(
+            lambda image: recognizer.recognize_pixels(image, COLOR_SETS["all"]).dice,
+            ROUND_TRIP_CONFIG,
+            seed=4242,
+            scenes=scenes // 4,
+            render=lambda config, rng: render_real_dice_scene(config, crops, rng),
+        )
+    )
+    print(f"real dice of the validation split laid on rendered tables: {on_tables}")
 
 
 def main() -> None:

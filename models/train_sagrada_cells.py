@@ -28,6 +28,7 @@ from models.cut_training import Cuts, Labels, fit, predictions
 from models.dice_nets import conv_bn_relu
 from models.run import export, start_run
 from models.train_dice import REAL_PHOTOS, VALIDATION_SPLIT
+from vision.colors import COLOR_SETS
 from vision.evaluation import read_split
 from vision.sagrada.cells import (
     CELL_CLASSES,
@@ -40,12 +41,11 @@ from vision.sagrada.cells import (
     space_cuts,
 )
 from vision.sagrada.lattice import WindowLattice
+from vision.synth.real_dice import RealDieCrop, load_real_dice
 from vision.synth.sagrada import (
-    RealDieCrop,
     RenderedWindow,
     SagradaConfig,
     WindowScene,
-    load_real_dice,
     paste_real_dice,
     render_window_scene,
 )
@@ -119,7 +119,11 @@ def window_samples(scene: WindowScene, rng: np.random.Generator, only_dice: bool
 def training_crops() -> list[RealDieCrop]:
     """Real dice crops from the photos outside the validation split."""
     held_out = set(read_split(VALIDATION_SPLIT))
-    return [crop for crop in load_real_dice(REAL_PHOTOS) if crop.source.split("#")[0] not in held_out]
+    return [
+        crop
+        for crop in load_real_dice(REAL_PHOTOS, COLOR_SETS["sagrada"])
+        if crop.source.split("#")[0] not in held_out
+    ]
 
 
 def rendered_samples(

@@ -26,7 +26,8 @@ from models.train_sagrada_cells import shaken_lattice, training_config, training
 from vision.decode import BGRImage
 from vision.read import READER_INPUT_SIZE, balanced
 from vision.sagrada.cells import DIE_TOP, FACE_MODEL, READER_ZOOM, flatten, reader_cuts
-from vision.synth.sagrada import RealDieCrop, WindowScene, paste_real_dice, render_window_scene
+from vision.synth.real_dice import RealDieCrop
+from vision.synth.sagrada import WindowScene, paste_real_dice, render_window_scene
 
 SEED = 13
 _VARIED_LOOKS = 0.5

@@ -16,7 +16,7 @@ import numpy as np
 
 from vision.decode import BGRImage, read_image_size
 from vision.observation import Box, DetectedDie, box_centre
-from vision.synth.scene import SceneConfig, render_scene
+from vision.synth.scene import Scene, SceneConfig, render_scene
 
 
 @dataclass(frozen=True)
@@ -174,14 +174,19 @@ def summarise(scores: Sequence[PhotoScore]) -> AccuracyReport:
 
 
 def synthetic_round_trip(
-    read_dice: Callable[[BGRImage], Sequence[DetectedDie]], config: SceneConfig, seed: int, scenes: int
+    read_dice: Callable[[BGRImage], Sequence[DetectedDie]],
+    config: SceneConfig,
+    seed: int,
+    scenes: int,
+    render: Callable[[SceneConfig, np.random.Generator], Scene] = render_scene,
 ) -> list[PhotoScore]:
-    """Render `scenes` scenes from `seed`, read them with `read_dice` and score them. Dice whose top face
-    is less than 80% visible (under a neighbour, off the edge) are not expected, nor held against."""
+    """Render `scenes` scenes from `seed` (with `render`: the renderer's dice, or real ones laid on its
+    tables), read them with `read_dice` and score them. Dice whose top face is less than 80% visible (under
+    a neighbour, off the edge) are not expected, nor held against."""
     rng = np.random.default_rng(seed)
     scores = []
     for _ in range(scenes):
-        scene = render_scene(config, rng)
+        scene = render(config, rng)
         truth = [LabelledDie(d.box, d.value, d.color) for d in scene.dice if d.visible_fraction >= 0.8]
         hidden = [d.box for d in scene.dice if d.visible_fraction < 0.8]
         scores.append(score_photo(truth, read_dice(scene.image), hidden))

@@ -5,6 +5,11 @@ Measured with the shipped models (models/MODEL_CARD.md): recall 99.44%, precisio
 leave out). Detection and value accuracy meet issue 3's floors (99%); exact photos do not yet reach its 95%:
 that floor sits just under the measured figure (one more inexact photo fails it) and must be raised to the
 issue's when a better reader ships.
+
+The same photos' dice are also cut out and laid on the renderer's tables (wood, felt, cloth, boards) under
+its light, blur, noise and JPEG: real dice on tables no photo shows. Measured on the 150 scenes here with the
+shipped models: recall 98.67%, precision 94.47%, value accuracy 93.99%, colour accuracy 89.17%; the floors
+sit just under.
 """
 
 from __future__ import annotations
@@ -13,12 +18,24 @@ from pathlib import Path
 
 import pytest
 
-from vision.evaluation import AccuracyReport, load_labelled_photos, read_split, score_photo, summarise
+from vision.colors import COLOR_SETS
+from vision.evaluation import (
+    AccuracyReport,
+    load_labelled_photos,
+    read_split,
+    score_photo,
+    summarise,
+    synthetic_round_trip,
+)
+from vision.read import COLOR_CLASSES
 from vision.recognizer import DiceRecognizer
+from vision.synth.real_dice import load_real_dice, render_real_dice_scene
+from vision.synth.scene import SceneConfig
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 REAL_PHOTOS = REPOSITORY / "tests" / "data" / "dice_real"
 VALIDATION_SPLIT = REPOSITORY / "models" / "validation_split.txt"
+ON_TABLES = SceneConfig(width=400, height=400, dice_count=(1, 8), die_size_px=(20.0, 80.0))
 
 
 @pytest.fixture(scope="module")
@@ -47,3 +64,27 @@ def test_value_accuracy(report: AccuracyReport) -> None:
 
 def test_photos_read_exactly(report: AccuracyReport) -> None:
     assert report.exact_photos >= 0.89, str(report)
+
+
+@pytest.fixture(scope="module")
+def on_tables(recognizer: DiceRecognizer) -> AccuracyReport:
+    crops = load_real_dice(REAL_PHOTOS, COLOR_CLASSES, images=set(read_split(VALIDATION_SPLIT)))
+    return summarise(
+        synthetic_round_trip(
+            lambda image: recognizer.recognize_pixels(image, COLOR_SETS["all"]).dice,
+            ON_TABLES,
+            seed=90211,
+            scenes=150,
+            render=lambda config, rng: render_real_dice_scene(config, crops, rng),
+        )
+    )
+
+
+def test_real_dice_on_other_tables_are_found(on_tables: AccuracyReport) -> None:
+    assert on_tables.recall >= 0.98, str(on_tables)
+    assert on_tables.precision >= 0.93, str(on_tables)
+
+
+def test_real_dice_on_other_tables_are_read(on_tables: AccuracyReport) -> None:
+    assert on_tables.value_accuracy >= 0.93, str(on_tables)
+    assert on_tables.color_accuracy >= 0.88, str(on_tables)

@@ -10,12 +10,10 @@ from real photos, for a test path on real dice.
 
 from __future__ import annotations
 
-import csv
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -49,6 +47,7 @@ from vision.sagrada.lattice import (
 from vision.sagrada.mat import DIE_EDGE_MM, SEATS, SHEET_MM, draw_mat
 from vision.synth.camera import Camera, look_at_table
 from vision.synth.dice import PIP_LAYOUTS, Box, DieLook, die_rotation, spread3
+from vision.synth.real_dice import RealDieCrop, lay_crop
 from vision.synth.scene import (
     Lighting,
     Placed,
@@ -564,79 +563,6 @@ def render_window_scene(
     return WindowScene(photograph(image, config.scene, rng), tuple(windows), loose_labels)
 
 
-@dataclass(frozen=True)
-class RealDieCrop:
-    """A die cut from a real top-down photo: its pixels (BGR), a soft mask of the die, value and colour."""
-
-    pixels: NDArray[np.uint8]
-    mask: NDArray[np.float32]
-    value: int
-    color: Color
-    source: str
-    """The photo's file name and the die's index in its label file."""
-
-
-def _die_mask(crop: NDArray[np.uint8]) -> NDArray[np.float32] | None:
-    """The die's silhouette in a crop whose border shows the tray: pixels far from the border's colour,
-    closed into their convex hull. None when no convincing silhouette is found."""
-    border = np.concatenate((crop[0], crop[-1], crop[:, 0], crop[:, -1])).astype(np.float32)
-    tray = np.median(border, axis=0)
-    distance = np.abs(crop.astype(np.float32) - tray).max(axis=2)
-    foreground = (distance > 40).astype(np.uint8)
-    rim = np.concatenate((foreground[0], foreground[-1], foreground[:, 0], foreground[:, -1]))
-    if rim.mean() > 0.15:  # a neighbouring die or the tray's edge reaches into the crop
-        return None
-    contours, _ = cv2.findContours(foreground, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not contours:
-        return None
-    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
-    area = cv2.contourArea(hull) / (crop.shape[0] * crop.shape[1])
-    if not 0.3 <= area <= 0.95:
-        return None
-    filled = np.zeros(crop.shape[:2], np.uint8)
-    cv2.fillConvexPoly(filled, hull, 255)
-    shrunk = cv2.erode(filled, np.ones((3, 3), np.uint8))
-    return np.asarray(cv2.GaussianBlur(shrunk, (0, 0), 0.8), np.float32) * np.float32(1 / 255)
-
-
-def load_real_dice(
-    root: Path, colors: Sequence[str] = COLOR_SETS["sagrada"], images: Collection[str] | None = None
-) -> list[RealDieCrop]:
-    """Crops of the dice of `colors` in a real dice set laid out like tests/data/dice_real (images/,
-    labels/ in YOLO format with class = value - 1, colors.csv), skipping dice with an unclear silhouette.
-
-    `images` limits the crops to those photos (file names), e.g. a validation split never trained on."""
-    wanted = set(colors)
-    by_image: dict[str, dict[int, str]] = {}
-    with (root / "colors.csv").open(newline="") as handle:
-        for row in csv.DictReader(handle):
-            if row["color"] in wanted and (images is None or row["filename"] in images):
-                by_image.setdefault(row["filename"], {})[int(row["index"])] = row["color"]
-    crops = []
-    for filename, dice_colors in sorted(by_image.items()):
-        image = cv2.imread(str(root / "images" / filename))
-        if image is None:
-            raise FileNotFoundError(
-                f"{root / 'images' / filename} is listed in colors.csv but cannot be read"
-            )
-        height, width = image.shape[:2]
-        lines = (root / "labels" / (Path(filename).stem + ".txt")).read_text().split("\n")
-        for index, color in sorted(dice_colors.items()):
-            klass, xc, yc, w, h = (float(v) for v in lines[index].split())
-            half = max(w * width, h * height) * 0.56
-            x0, x1 = round(xc * width - half), round(xc * width + half)
-            y0, y1 = round(yc * height - half), round(yc * height + half)
-            if x0 < 0 or y0 < 0 or x1 > width or y1 > height:
-                continue
-            crop = np.ascontiguousarray(image[y0:y1, x0:x1], np.uint8)
-            mask = _die_mask(crop)
-            if mask is not None:
-                crops.append(
-                    RealDieCrop(crop, mask, int(klass) + 1, Color.parse(color), f"{filename}#{index}")
-                )
-    return crops
-
-
 def paste_real_dice(
     scene: WindowScene,
     crops: Sequence[RealDieCrop],
@@ -675,21 +601,16 @@ def paste_real_dice(
             ]
         )
         homography = grid_to_image @ crop_to_grid
-        size = (image.shape[1], image.shape[0])
-        mask = cv2.warpPerspective(crop.mask, homography, size, flags=cv2.INTER_LINEAR)[..., None]
-        pixels = cv2.warpPerspective(crop.pixels.astype(np.float32), homography, size, flags=cv2.INTER_LINEAR)
-        shadow = cv2.GaussianBlur(mask, (0, 0), max(scale * rows * 0.03, 1.0))[..., None]
-        image *= 1 - 0.35 * np.roll(shadow, (2, 2), axis=(0, 1))
-        image = image * (1 - mask) + pixels * mask
+        image = lay_crop(image, crop, homography, max(scale * rows * 0.03, 1.0))
         corners = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float32) * 0.9 + 0.05 * np.array(
             [cols, rows], np.float32
         )
         quad = cv2.perspectiveTransform(corners[None], homography)[0].astype(np.float32)
         middle = cv2.perspectiveTransform(np.array([[[cols / 2, rows / 2]]], np.float32), homography)[0, 0]
-        dice[cell.index] = Die(crop.color, crop.value)
+        dice[cell.index] = Die(Color.parse(crop.color), crop.value)
         labels[cell.index] = RenderedDie(
             value=crop.value,
-            color=crop.color.label,
+            color=crop.color,
             top_face=quad,
             outline=quad,
             box=(

@@ -10,13 +10,14 @@ import numpy as np
 import pytest
 
 from engine.sagrada.window import ALL_CELLS, Window
+from vision.colors import COLOR_SETS
 from vision.evaluation import read_split
 from vision.sagrada.cells import CellReader
 from vision.sagrada.reader import SagradaReader, WindowReading
+from vision.synth.real_dice import load_real_dice
 from vision.synth.sagrada import (
     RenderedWindow,
     WindowScene,
-    load_real_dice,
     paste_real_dice,
     phone_photo_config,
     render_window_scene,
@@ -74,7 +75,7 @@ def test_windows_with_few_dice_are_read_and_named(
 @pytest.fixture(scope="module")
 def real_dice_scenes() -> list[WindowScene]:
     """Windows filled with real dice from the photos the space classifier never trained on."""
-    crops = load_real_dice(REAL_DICE, images=set(read_split(VALIDATION_SPLIT)))
+    crops = load_real_dice(REAL_DICE, COLOR_SETS["sagrada"], images=set(read_split(VALIDATION_SPLIT)))
     rng = np.random.default_rng(11)
     empty = window_config((0.0, 0.0))
     return [paste_real_dice(render_window_scene(empty, rng), crops, rng, fill=0.45) for _ in range(10)]
