@@ -35,7 +35,7 @@ def scene_under_cast(cast_bgr: tuple[float, float, float]) -> np.ndarray:
 
 
 def test_white_balance_makes_the_bright_tray_grey_again() -> None:
-    warm = scene_under_cast((0.7, 0.95, 1.15))
+    warm = scene_under_cast((0.85, 0.95, 1.15))
     balanced = np.clip(warm.astype(np.float32) * white_balance_gains(warm), 0, 255)
     tray = balanced[180, 180]
     assert tray.max() - tray.min() < 6
@@ -43,6 +43,18 @@ def test_white_balance_makes_the_bright_tray_grey_again() -> None:
 
 def test_white_balance_of_a_neutral_scene_changes_nothing() -> None:
     assert white_balance_gains(scene_under_cast((1.0, 1.0, 1.0))) == pytest.approx(np.ones(3), abs=0.02)
+
+
+def test_white_balance_leaves_a_coloured_table_as_the_camera_saw_it() -> None:
+    """Nothing bright is neutral on a yellow board: turning it grey would cast blue over every die on it."""
+    board = np.full((200, 200, 3), (60, 200, 230), np.uint8)
+    board[20:60, 20:60] = (40, 40, 200)
+    board[100:140, 100:140] = (30, 30, 30)
+    assert white_balance_gains(board) == pytest.approx(np.ones(3))
+    with_tray = board.copy()
+    with_tray[150:200] = (215, 225, 235)  # a white tray's edge in view, under a mild warm light
+    gains = white_balance_gains(with_tray)
+    assert gains[0] > 1.0 > gains[2]
 
 
 def test_crop_is_square_at_the_reader_input_size_even_past_the_image_edge() -> None:

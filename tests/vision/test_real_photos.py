@@ -8,8 +8,8 @@ issue's when a better reader ships.
 
 The same photos' dice are also cut out and laid on the renderer's tables (wood, felt, cloth, boards) under
 its light, blur, noise and JPEG: real dice on tables no photo shows. Measured on the 150 scenes here with the
-shipped models: recall 98.67%, precision 94.47%, value accuracy 93.99%, colour accuracy 89.17%; the floors
-sit just under.
+shipped models: recall 98.37%, precision 94.45%, value accuracy 94.13%, colour accuracy 92.97% (89.17% with
+the white balance before it took only neutral surfaces for white); the floors sit just under.
 """
 
 from __future__ import annotations
@@ -87,4 +87,4 @@ def test_real_dice_on_other_tables_are_found(on_tables: AccuracyReport) -> None:
 
 def test_real_dice_on_other_tables_are_read(on_tables: AccuracyReport) -> None:
     assert on_tables.value_accuracy >= 0.93, str(on_tables)
-    assert on_tables.color_accuracy >= 0.88, str(on_tables)
+    assert on_tables.color_accuracy >= 0.92, str(on_tables)

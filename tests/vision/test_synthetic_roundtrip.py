@@ -3,8 +3,9 @@
 Scenes use a seed the training never draws from, and stay inside the envelope the product promises
 (dice 20 px and up, tilt up to 35 degrees, the renderer's light, blur, noise and JPEG, distractors).
 
-Measured with the shipped models on these 200 scenes: recall 97.62%, precision 89.33%, value accuracy
-98.23%, colour accuracy 97.57% per die, short of issue 3's 99.5% for value and colour. The floors below
+Measured with the shipped models on these 200 scenes: recall 97.52%, precision 89.49%, value accuracy
+98.12%, colour accuracy 98.56% per die (97.57% with the white balance before it took only neutral surfaces
+for white), short of issue 3's 99.5% for value and colour. The floors below
 sit just under the measured figures and must be raised to the issue's when a better model ships.
 """
 
@@ -44,4 +45,4 @@ def test_value_accuracy_per_die(scores: list[PhotoScore]) -> None:
 
 def test_colour_accuracy_per_die(scores: list[PhotoScore]) -> None:
     report = summarise(scores)
-    assert report.color_accuracy >= 0.97, str(report)
+    assert report.color_accuracy >= 0.98, str(report)

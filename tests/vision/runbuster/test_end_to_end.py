@@ -23,10 +23,10 @@ def test_dice_are_found_read_and_placed_in_their_zones(mat_scenes: list[MatScene
     """Per zone, the values read match the values rendered.
 
     Issue 6 asks for >= 99.5 % of the dice with as few extras. Found on the mat's top-down views, each
-    find moved onto its top face by the face locator, and read there, the shipped models get all 510 right
-    with 2 extras, both on or between dice (505 with 6 extras before the locator;
-    `python -m bench.bench_runbuster_camera --scenes 28 --seed 20261129 --dice-per-zone 3 6` sorts them
-    by kind), so the floors hold the target.
+    find moved onto its top face by the face locator, and read there, the shipped models get 509 of the 510
+    right (one die the detector misses) with 2 extras, both on or between dice (505 with 6 extras before the
+    locator; `python -m bench.bench_runbuster_camera --scenes 28 --seed 20261129 --dice-per-zone 3 6` sorts
+    them by kind), so the floors hold the target.
     """
     recognizer = SharedRecognizer()
     right = missed = extra = 0

@@ -52,7 +52,7 @@ def test_a_face_reads_the_same_turned_a_quarter(mat_scenes: list[MatScene]) -> N
 
 @needs_model
 def test_the_face_reader_alone_reads_the_faces_of_the_test_mats(mat_scenes: list[MatScene]) -> None:
-    """Cut round the labelled footprints of the 28 test mats, the shipped face reader alone reads 508 of the
+    """Cut round the labelled footprints of the 28 test mats, the shipped face reader alone reads 510 of the
     510 faces (the mat reader adds the dice reader's readings to it: `zones.FACE_READER_WEIGHT`)."""
     reader = face_reader()
     right = total = 0

@@ -52,7 +52,7 @@ def test_every_space_of_rendered_windows_is_read(scenes: list[WindowScene], read
         truth = scene.windows[0]
         window = read_as(list(reader.read_pixels(scene.image).windows), truth)
         whole += window is not None and window.window == truth.window
-    # Floor under the measured level (35 of 40); issue 4's target is 99 % of windows.
+    # Floor under the measured level (34 of 40); issue 4's target is 99 % of windows.
     assert whole >= 0.775 * len(scenes), f"every space read right in {whole} of {len(scenes)} windows"
 
 
@@ -137,7 +137,7 @@ def test_several_windows_in_a_phone_photo_are_each_found_and_read(reader: Sagrad
             windows += 1
             found += window is not None
             whole += window is not None and window.window == truth.window
-    # Floors under the measured level (22 of 23 found, 20 read whole); the dice of the windows off the
+    # Floors under the measured level (22 of 23 found, 19 read whole); the dice of the windows off the
     # photo's centre lean over their neighbours' empty spaces, which then read as dice.
     assert found >= 0.95 * windows, f"{found} of {windows} windows found on their grid"
     assert whole >= 0.8 * windows, f"every space right in {whole} of {windows} windows"
