@@ -57,6 +57,7 @@ from vision.sagrada.cells import (
 from vision.sagrada.lattice import WindowLattice
 from vision.synth.dice import PIP_LAYOUTS
 from vision.synth.mat import MatSceneConfig, render_mat_scene
+from vision.synth.real_dice import RealDieCrop, load_real_dice, render_real_dice_scene
 from vision.synth.sagrada import RenderedWindow, SagradaConfig, render_window_scene
 from vision.synth.scene import RenderedDie, SceneConfig, render_scene
 
@@ -148,6 +149,7 @@ SCENE_KINDS = (
     "sagrada window",
     "run buster top view",
     "sagrada flat view",
+    "real dice on a table",
 )
 """Kinds of the reader's extra scenes: `varied_training_scene` renders each."""
 
@@ -158,7 +160,7 @@ class TrainingPlan:
     """Table scenes both networks train on (the detector on these alone)."""
     reader_scenes: int = 2400
     """Further scenes for the reader only, of the kinds in `reader_scene_shares`."""
-    reader_scene_shares: tuple[float, ...] = (0.6, 0.12, 0.06, 0.06, 0.08, 0.08)
+    reader_scene_shares: tuple[float, ...] = (0.5, 0.12, 0.06, 0.06, 0.08, 0.08, 0.1)
     """Share of each of SCENE_KINDS among the reader's extra scenes."""
     detector_steps: int = 5000
     detector_batch: int = 8
@@ -181,6 +183,14 @@ def real_training_scenes() -> list[TrainingScene]:
         dice = tuple(TrainingDie(d.box, d.value, d.color, True) for d in photo.dice)
         scenes.append(training_scene(cast(Image, image), dice))
     return scenes
+
+
+@functools.cache
+def training_split_crops() -> tuple[RealDieCrop, ...]:
+    """The dice of the real photos outside the validation split, cut along their silhouettes."""
+    validation = set(read_split(VALIDATION_SPLIT))
+    training = {p.name for p in (REAL_PHOTOS / "images").glob("*.jpg")} - validation
+    return tuple(load_real_dice(REAL_PHOTOS, COLOR_CLASSES, images=training))
 
 
 def synthetic_training_scenes(count: int, rng: np.random.Generator) -> list[TrainingScene]:
@@ -237,6 +247,12 @@ def varied_training_scene(kind: str, rng: np.random.Generator) -> TrainingScene:
     if kind in ("table", "steep table"):
         scene = render_scene(looks, rng)
         image, labels = scene.image, scene.dice
+    elif kind == "real dice on a table":
+        # The real photos' dice, all seen on one white tray, on other tables under other light.
+        real = render_real_dice_scene(looks, training_split_crops(), rng)
+        return training_scene(
+            real.image, tuple(TrainingDie(d.box, d.value, d.color, True) for d in real.dice)
+        )
     elif kind in ("run buster mat", "run buster top view"):
         # At the mat's own photo size: the sheet fills most of the picture, its dice are 20-40 px.
         mat_looks = dataclasses.replace(

@@ -12,6 +12,7 @@ pytest.importorskip("torch")
 
 from models.train_dice import (
     PIP_MAP_STRIDE,
+    VALIDATION_SPLIT,
     detector_targets,
     main,
     pip_map,
@@ -19,9 +20,11 @@ from models.train_dice import (
     top_face_pips,
     top_view_scene,
     training_scene,
+    training_split_crops,
     varied_training_scene,
 )
 from vision.detect import DETECTOR_STRIDE, DetectorSettings, heatmap_peaks
+from vision.evaluation import read_split
 from vision.read import crop_die
 from vision.recognizer import DiceRecognizer
 from vision.runbuster.mat import DIE_EDGE, Paper
@@ -129,3 +132,11 @@ def test_a_run_buster_top_view_where_no_die_shows_holds_no_dice() -> None:
     photo = render_mat_scene(config, np.random.default_rng(12)).image
     scene = top_view_scene(photo, [], config.paper, np.random.default_rng(0))
     assert scene.cut_as_read and scene.dice == ()
+
+
+def test_real_dice_laid_on_tables_come_only_from_photos_outside_the_validation_split() -> None:
+    crops = training_split_crops()
+    photos = {crop.source.split("#")[0] for crop in crops}
+    assert len(photos) >= 60 and not photos & set(read_split(VALIDATION_SPLIT))
+    scene = varied_training_scene("real dice on a table", np.random.default_rng(4))
+    assert scene.dice and all(die.readable and not die.pips for die in scene.dice)
