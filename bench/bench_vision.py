@@ -3,9 +3,10 @@
 Prints the median milliseconds of each stage (decode, detect, read, total) for a 640x640 photo with 10 dice,
 a 1280x720 frame with 20 dice and a 4032x3024 phone photo with 20 dice, each as a JPEG file's bytes, on one
 thread and on two (onnxruntime intra-op threads and OpenCV threads); then accuracy on the real photos'
-validation split and on rendered scenes (value and colour per die). `--reader FILE` scores a candidate reader
-(a training run's output) instead of the shipped one, on the same photos and scenes; `--second-look-below 0`
-measures accuracy with one look at every die.
+validation split, on rendered scenes (value and colour per die), and on the split's dice cut out and laid on
+rendered tables (`vision.synth.real_dice`: real dice on tables the photos never show). `--reader FILE`
+scores a candidate reader (a training run's output) instead of the shipped one, on the same photos and
+scenes; `--second-look-below 0` measures accuracy with one look at every die.
 """
 
 from __future__ import annotations
