@@ -17,19 +17,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.synth.scene import (
-    RenderedDie,
-    Scene,
-    SceneConfig,
-    cast_shadows,
-    draw_objects,
-    paint_table,
-    photograph,
-    place_dice,
-    place_distractors,
-    sample_camera,
-    sample_lighting,
-)
+from vision.synth.scene import RenderedDie, Scene, SceneConfig, draw_objects, photograph, stage_table
 
 CROP_TO_BOX = 1.12
 """A crop's side over its die's labelled box: the die and a rim of tray round it."""
@@ -154,15 +142,11 @@ def render_real_dice_scene(
     if not crops:
         raise ValueError("render_real_dice_scene needs at least one crop; load_real_dice found none")
     config = replace(config, max_tilt_deg=min(config.max_tilt_deg, MAX_TILT_DEG))
-    camera = sample_camera(config, rng)
-    dice = place_dice(config, camera, rng)
-    distractors = place_distractors(config, camera, dice, rng)
-    lighting = sample_lighting(rng)
-    image = paint_table(config, camera, rng)
-    cast_shadows(image, camera, dice + distractors, lighting.direction, rng)
-    draw_objects(image, camera, distractors, lighting, config, rng)
+    table = stage_table(config, rng)
+    camera, image = table.camera, table.image
+    draw_objects(image, camera, table.distractors, table.lighting, config, rng)
     labels = []
-    for placed in dice:
+    for placed in table.dice:
         box = placed.box
         middle = box.face_corners(box.up_face) - [0.0, 0.0, float(box.half_extents[0])]
         quad = camera.project(middle).astype(np.float32)

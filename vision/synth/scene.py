@@ -644,11 +644,32 @@ def render_scene(config: SceneConfig, rng: np.random.Generator) -> Scene:
     Dice that cannot be placed (no room left, or no pose giving a size within `die_size_px`) are left out,
     so a scene may hold fewer dice than `dice_count` asks for.
     """
+    table = stage_table(config, rng)
+    labels = draw_objects(
+        table.image, table.camera, table.dice + table.distractors, table.lighting, config, rng
+    )
+    return Scene(image=photograph(table.image, config, rng), dice=tuple(label for label in labels if label))
+
+
+@dataclass(frozen=True)
+class StagedTable:
+    """A table before anything stands drawn on it: the camera, where the dice and distractors stand, the
+    light, and the painted table with their shadows already cast (`image`, drawn on in place)."""
+
+    camera: Camera
+    dice: list[Placed]
+    distractors: list[Placed]
+    lighting: Lighting
+    image: Image
+
+
+def stage_table(config: SceneConfig, rng: np.random.Generator) -> StagedTable:
+    """Everything of `render_scene` but drawing the objects and photographing: shared by the scenes whose
+    dice are drawn otherwise (`vision.synth.real_dice`)."""
     camera = sample_camera(config, rng)
     dice = place_dice(config, camera, rng)
     distractors = place_distractors(config, camera, dice, rng)
     lighting = sample_lighting(rng)
     image = paint_table(config, camera, rng)
     cast_shadows(image, camera, dice + distractors, lighting.direction, rng)
-    labels = draw_objects(image, camera, dice + distractors, lighting, config, rng)
-    return Scene(image=photograph(image, config, rng), dice=tuple(label for label in labels if label))
+    return StagedTable(camera, dice, distractors, lighting, image)
