@@ -171,12 +171,16 @@ class TrainingPlan:
     negative_share: float = 0.2
 
 
+def training_photo_names() -> list[str]:
+    """The real photos outside the validation split, by file name: the only ones training may see."""
+    validation = set(read_split(VALIDATION_SPLIT))
+    return sorted(p.name for p in (REAL_PHOTOS / "images").glob("*.jpg") if p.name not in validation)
+
+
 def real_training_scenes() -> list[TrainingScene]:
     """The real photos outside the validation split, with their labels."""
-    validation = set(read_split(VALIDATION_SPLIT))
-    names = sorted(p.name for p in (REAL_PHOTOS / "images").glob("*.jpg") if p.name not in validation)
     scenes = []
-    for photo in load_labelled_photos(REAL_PHOTOS, names):
+    for photo in load_labelled_photos(REAL_PHOTOS, training_photo_names()):
         image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
         if image is None:
             raise FileNotFoundError(f"cannot read the training photo {photo.path}")
@@ -188,9 +192,7 @@ def real_training_scenes() -> list[TrainingScene]:
 @functools.cache
 def training_split_crops() -> tuple[RealDieCrop, ...]:
     """The dice of the real photos outside the validation split, cut along their silhouettes."""
-    validation = set(read_split(VALIDATION_SPLIT))
-    training = {p.name for p in (REAL_PHOTOS / "images").glob("*.jpg")} - validation
-    return tuple(load_real_dice(REAL_PHOTOS, COLOR_CLASSES, images=training))
+    return tuple(load_real_dice(REAL_PHOTOS, COLOR_CLASSES, images=set(training_photo_names())))
 
 
 def synthetic_training_scenes(count: int, rng: np.random.Generator) -> list[TrainingScene]:
