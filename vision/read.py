@@ -211,17 +211,15 @@ class DiceReader:
     ) -> tuple[FloatArray, FloatArray]:
         """Value probabilities (faces, then "not a die") and colour probabilities restricted to the game's,
         each crop's averaged over its four quarter turns when it needs a second look."""
-        values, colors = self._one_look(crops, allowed_colors)
-        unsure = needs_second_look(values, colors, self.second_look_below)
-        if unsure.size:
-            turned = [np.rot90(crops[index], turn) for index in unsure for turn in (1, 2, 3)]
-            more_values, more_colors = self._one_look(turned, allowed_colors)
-            values[unsure] = (values[unsure] + more_values.reshape(len(unsure), 3, -1).sum(axis=1)) / 4
-            colors[unsure] = (colors[unsure] + more_colors.reshape(len(unsure), 3, -1).sum(axis=1)) / 4
+        values, colors = second_look(
+            lambda cuts: self._one_look(cuts, allowed_colors),
+            np.asarray(crops),
+            lambda readings: needs_second_look(readings[0], readings[1], self.second_look_below),
+        )
         return values, colors
 
     def _one_look(
-        self, crops: Sequence[npt.NDArray[np.uint8]], allowed_colors: Sequence[str]
+        self, crops: npt.NDArray[np.uint8], allowed_colors: Sequence[str]
     ) -> tuple[FloatArray, FloatArray]:
         value_logits, color_logits = self._session.run(None, {self._input_name: reader_input(crops)})
         return softmax(value_logits), restrict_colors(softmax(color_logits), allowed_colors)
@@ -241,16 +239,31 @@ def needs_second_look(values: FloatArray, colors: FloatArray, below: float) -> n
     return np.flatnonzero(likely_die & unsure)
 
 
+def second_look(
+    look: Callable[[npt.NDArray[np.uint8]], tuple[FloatArray, ...]],
+    cuts: npt.NDArray[np.uint8],
+    unsure: Callable[[tuple[FloatArray, ...]], npt.NDArray[np.intp]],
+) -> tuple[FloatArray, ...]:
+    """`look`'s probabilities (one array per output) for each of `cuts` (N x S x S x C); the cuts `unsure`
+    picks from them are read at their three other quarter turns too and the four readings averaged (a die
+    reads the same turned)."""
+    readings = look(cuts)
+    indices = unsure(readings)
+    if indices.size:
+        turned = np.concatenate([np.rot90(cuts[indices], turn, axes=(1, 2)) for turn in (1, 2, 3)])
+        for probabilities, more in zip(readings, look(turned), strict=True):
+            probabilities[indices] = (
+                probabilities[indices] + more.reshape(3, len(indices), -1).sum(axis=0)
+            ) / 4
+    return readings
+
+
 def read_with_second_look(
     look: Callable[[npt.NDArray[np.uint8]], FloatArray], cuts: npt.NDArray[np.uint8], below: float
 ) -> FloatArray:
-    """`look`'s class probabilities for each of `cuts` (N x S x S x C); a cut whose most likely class is
-    less likely than `below` is read at its three other quarter turns too and the four readings averaged
-    (a die reads the same turned). The games' single-output readers share it."""
-    probabilities = look(cuts)
-    unsure = np.flatnonzero(probabilities.max(axis=1) < below)
-    if unsure.size:
-        turned = np.concatenate([np.rot90(cuts[unsure], turn, axes=(1, 2)) for turn in (1, 2, 3)])
-        more = look(turned).reshape(3, len(unsure), -1)
-        probabilities[unsure] = (probabilities[unsure] + more.sum(axis=0)) / 4
+    """`second_look` for the games' single-output readers: a cut whose most likely class is less likely
+    than `below` gets it."""
+    (probabilities,) = second_look(
+        lambda turned: (look(turned),), cuts, lambda readings: np.flatnonzero(readings[0].max(axis=1) < below)
+    )
     return probabilities

@@ -19,6 +19,7 @@ from vision.read import (
     crop_die,
     needs_second_look,
     restrict_colors,
+    second_look,
     white_balance_gains,
 )
 
@@ -128,6 +129,23 @@ def test_only_likely_dice_read_with_little_confidence_get_a_second_look() -> Non
     assert values[:, NOT_A_DIE] == pytest.approx([0.01, 0.01, 0.01, 0.9])
     assert needs_second_look(values, colors, 0.75).tolist() == [1, 2]
     assert needs_second_look(values, colors, 0.0).tolist() == []
+
+
+def test_a_second_look_averages_the_four_turns_of_the_unsure_cuts_only() -> None:
+    """A look that reads which corner of the cut is bright: the unsure cut's readings are averaged over its
+    four turns in every output, the sure cut's left as they were."""
+    cuts = np.zeros((2, 4, 4, 1), np.uint8)
+    cuts[:, 0, 0] = 255
+
+    def look(batch: np.ndarray) -> tuple[np.ndarray, ...]:
+        corners = np.stack(
+            [batch[:, 0, 0, 0], batch[:, 0, -1, 0], batch[:, -1, -1, 0], batch[:, -1, 0, 0]], axis=1
+        ).astype(np.float32)
+        return corners / 255, 2 * corners / 255
+
+    first, second = second_look(look, cuts, lambda readings: np.array([1]))
+    assert first.tolist() == [[1, 0, 0, 0], [0.25] * 4]
+    assert second.tolist() == [[2, 0, 0, 0], [0.5] * 4]
 
 
 def test_a_die_given_a_second_look_reads_the_same_turned_a_quarter() -> None:
