@@ -27,9 +27,8 @@ from engine.sagrada.window import ALL_CELLS, official_patterns
 from models.cut_training import Cuts, Labels, fit, predictions
 from models.dice_nets import conv_bn_relu
 from models.run import export, start_run
-from models.train_dice import REAL_PHOTOS, VALIDATION_SPLIT
+from models.train_dice import REAL_PHOTOS, training_photo_names
 from vision.colors import COLOR_SETS
-from vision.evaluation import read_split
 from vision.sagrada.cells import (
     CELL_CLASSES,
     CELL_MODEL,
@@ -118,12 +117,7 @@ def window_samples(scene: WindowScene, rng: np.random.Generator, only_dice: bool
 
 def training_crops() -> list[RealDieCrop]:
     """Real dice crops from the photos outside the validation split."""
-    held_out = set(read_split(VALIDATION_SPLIT))
-    return [
-        crop
-        for crop in load_real_dice(REAL_PHOTOS, COLOR_SETS["sagrada"])
-        if crop.source.split("#")[0] not in held_out
-    ]
+    return load_real_dice(REAL_PHOTOS, COLOR_SETS["sagrada"], images=set(training_photo_names()))
 
 
 def rendered_samples(
