@@ -19,6 +19,14 @@ def box_centre(box: Box) -> tuple[float, float]:
     return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
 
 
+def share_inside(inner: Box, outer: Box) -> float:
+    """How much of `inner`'s area lies inside `outer` (0 to 1)."""
+    width = min(inner[2], outer[2]) - max(inner[0], outer[0])
+    height = min(inner[3], outer[3]) - max(inner[1], outer[1])
+    area = (inner[2] - inner[0]) * (inner[3] - inner[1])
+    return width * height / area if width > 0 and height > 0 and area > 0 else 0.0
+
+
 @dataclass(frozen=True)
 class DetectedDie:
     """One die: where it is (centre and axis-aligned box) and its read top-face value and colour."""

@@ -16,7 +16,7 @@ import cv2
 from vision.colors import DIE_COLORS
 from vision.decode import BGRImage, DecodeLimits, decode_image
 from vision.detect import DETECTOR_MODEL, DetectorSettings, DiceDetector
-from vision.observation import DetectedDie, DiceObservation, box_centre
+from vision.observation import DetectedDie, DiceObservation, box_centre, share_inside
 from vision.read import READER_MODEL, SECOND_LOOK_BELOW, DiceReader
 
 
@@ -27,6 +27,9 @@ class RecognizerSettings:
     min_confidence: float = 0.3
     """A candidate is reported when detector score x the reader's probability that it is a die reaches
     this (chosen on the training photos, never on the validation split)."""
+    part_of_die_share: float = 0.7
+    """A die whose box lies this much inside a more confident die's box is taken for a part of that die
+    (see `without_parts`); above 1, none is."""
     second_look_below: float = SECOND_LOOK_BELOW
     """The reader's confidence under which a die is read again at three more quarter turns (0: never)."""
     threads: int = 1
@@ -78,18 +81,39 @@ class DiceRecognizer:
         found = time.perf_counter()
         readings = self.reader.read(pixels, [c.box for c in candidates], colors)
         read = time.perf_counter()
-        dice = tuple(
-            DetectedDie(
-                center=box_centre(c.box),
-                box=c.box,
-                value=r.value,
-                color=r.color,
-                detection_confidence=c.score * r.die_probability,
-                value_confidence=r.value_confidence,
-                color_confidence=r.color_confidence,
-            )
-            for c, r in zip(candidates, readings, strict=True)
-            if c.score * r.die_probability >= self.settings.min_confidence
+        dice = without_parts(
+            [
+                DetectedDie(
+                    center=box_centre(c.box),
+                    box=c.box,
+                    value=r.value,
+                    color=r.color,
+                    detection_confidence=c.score * r.die_probability,
+                    value_confidence=r.value_confidence,
+                    color_confidence=r.color_confidence,
+                )
+                for c, r in zip(candidates, readings, strict=True)
+                if c.score * r.die_probability >= self.settings.min_confidence
+            ],
+            self.settings.part_of_die_share,
         )
         timings = {"detect": (found - started) * 1000, "read": (read - found) * 1000}
         return DiceObservation(pixels.shape[1], pixels.shape[0], dice, timings)
+
+
+def without_parts(dice: Sequence[DetectedDie], share: float) -> tuple[DetectedDie, ...]:
+    """`dice` less those whose box lies at least `share` inside a more confident die's box, in their order.
+
+    The detector sometimes puts a second, smaller box on a big tilted die's side face, or on one of its pips,
+    and the reader reads that part as a die of its own. Two real dice, even touching or one leaning on
+    another, seldom have one box so far inside the other. On the benchmark's 2000 rendered scenes (`python
+    bench/bench_vision.py --skip-latency`) this took precision from 91.06% to 93.89% and scenes read
+    exactly from 64.85% to 70.80%, for recall 97.55% to 97.49% (the dice lost: boxed both alone and together
+    with a neighbour, the pair's box the surer); the validation photos read the same. The share was chosen
+    among 0.5-0.9 on 1500 scenes of another seed (one-off runs).
+    """
+    kept: list[int] = []
+    for index in sorted(range(len(dice)), key=lambda index: -dice[index].detection_confidence):
+        if all(share_inside(dice[index].box, dice[other].box) < share for other in kept):
+            kept.append(index)
+    return tuple(dice[index] for index in sorted(kept))

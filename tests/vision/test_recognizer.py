@@ -11,7 +11,8 @@ import pytest
 from vision.colors import COLOR_SETS
 from vision.errors import ModelUnavailable, UnreadableImage
 from vision.evaluation import load_labelled_photos, match_boxes
-from vision.recognizer import DiceRecognizer
+from vision.observation import Box, DetectedDie, box_centre
+from vision.recognizer import DiceRecognizer, without_parts
 
 REAL_PHOTOS = Path(__file__).resolve().parents[1] / "data" / "dice_real"
 PHOTO_NAME = "IMG_20191208_111304.jpg"
@@ -53,3 +54,27 @@ def test_unreadable_input_raises_a_vision_error(recognizer: DiceRecognizer) -> N
 def test_missing_model_is_a_typed_error(tmp_path: Path) -> None:
     with pytest.raises(ModelUnavailable, match=r"nothing\.onnx: model file not found"):
         DiceRecognizer(detector_model=tmp_path / "nothing.onnx")
+
+
+def _die(box: Box, confidence: float, value: int = 1) -> DetectedDie:
+    return DetectedDie(box_centre(box), box, value, "white", confidence, 0.9, 0.9)
+
+
+def test_a_box_on_part_of_a_more_confident_die_is_dropped() -> None:
+    whole = _die((100, 100, 180, 180), 0.9, value=2)
+    side_face = _die((150, 110, 185, 175), 0.5, value=1)  # 31 of its 35 px wide inside the whole die's box
+    pip = _die((120, 120, 132, 132), 0.4, value=6)
+    assert without_parts([side_face, whole, pip], 0.7) == (whole,)
+
+
+def test_touching_dice_and_a_more_confident_part_are_all_kept() -> None:
+    left = _die((100, 100, 160, 160), 0.6)
+    touching = _die((150, 105, 210, 165), 0.8)  # a sixth of its box overlaps the left die's
+    inner_but_surer = _die((300, 300, 330, 330), 0.9)
+    around_it = _die((290, 290, 360, 360), 0.5)  # only the surer die's box lies inside the other
+    dice = [left, touching, inner_but_surer, around_it]
+    assert without_parts(dice, 0.7) == tuple(dice)
+    assert without_parts([_die((0, 0, 10, 10), 0.5), _die((0, 0, 10, 10), 0.9)], 1.01) == (
+        _die((0, 0, 10, 10), 0.5),
+        _die((0, 0, 10, 10), 0.9),
+    )

@@ -3,10 +3,12 @@
 Scenes use a seed the training never draws from, and stay inside the envelope the product promises
 (dice 20 px and up, tilt up to 35 degrees, the renderer's light, blur, noise and JPEG, distractors).
 
-Measured with the shipped models on these 200 scenes: recall 97.52%, precision 89.49%, value accuracy
-98.12%, colour accuracy 98.56% per die (97.57% with the white balance before it took only neutral surfaces
-for white), short of issue 3's 99.5% for value and colour. The floors below
-sit just under the measured figures and must be raised to the issue's when a better model ships.
+Measured with the shipped models on these 200 scenes: recall 97.30%, precision 93.08%, value accuracy
+98.11%, colour accuracy 98.45% per die, short of issue 3's 99.5% for value and colour. Before boxes on part
+of a surer die were dropped (`vision.recognizer.without_parts`) they read 97.52%, 89.49%, 98.12% and
+98.56%: two dice lost, each the smaller of two boxes where the detector also boxed it together with its
+neighbour. The floors below sit just under the measured figures and must be raised to the issue's when a
+better model ships.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ def scores(recognizer: DiceRecognizer) -> list[PhotoScore]:
 def test_every_visible_die_is_found(scores: list[PhotoScore]) -> None:
     report = summarise(scores)
     assert report.recall >= 0.97, str(report)
-    assert report.precision >= 0.89, str(report)
+    assert report.precision >= 0.92, str(report)
 
 
 def test_value_accuracy_per_die(scores: list[PhotoScore]) -> None:
