@@ -72,6 +72,18 @@ def test_windows_with_few_dice_are_read_and_named(
     assert whole >= 0.875 * len(sparse_scenes), f"every space right in {whole} of {len(sparse_scenes)}"
 
 
+def test_squares_drawn_on_the_table_are_not_taken_for_a_window(reader: SagradaReader) -> None:
+    """A rendered table (seed 40083 of the benchmark's photos with at most 10 dice) with a row of drawn
+    squares beside the card: no die, no pattern's print, so no window there."""
+    scene = render_window_scene(window_config((0.0, 0.5)), np.random.default_rng(40083))
+    windows = reader.read_pixels(scene.image).windows
+    (card,) = scene.windows
+    assert [read_as(list(windows), card)] == list(windows)
+    on_card = windows[0]
+    assert on_card.window == card.window and on_card.pattern is not None
+    assert on_card.pattern.name == card.pattern
+
+
 @pytest.fixture(scope="module")
 def real_dice_scenes() -> list[WindowScene]:
     """Windows filled with real dice from the photos the space classifier never trained on."""
