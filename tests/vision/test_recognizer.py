@@ -62,7 +62,7 @@ def _die(box: Box, confidence: float, value: int = 1) -> DetectedDie:
 
 def test_a_box_on_part_of_a_more_confident_die_is_dropped() -> None:
     whole = _die((100, 100, 180, 180), 0.9, value=2)
-    side_face = _die((150, 110, 185, 175), 0.5, value=1)  # 31 of its 35 px wide inside the whole die's box
+    side_face = _die((150, 110, 185, 175), 0.5, value=1)  # 30 of its 35 px width inside the whole die's box
     pip = _die((120, 120, 132, 132), 0.4, value=6)
     assert without_parts([side_face, whole, pip], 0.7) == (whole,)
 
