@@ -207,7 +207,7 @@ class DiceReader:
         return readings
 
     def probabilities(
-        self, crops: Sequence[npt.NDArray[np.uint8]], allowed_colors: Sequence[str]
+        self, crops: Sequence[npt.NDArray[np.uint8]] | npt.NDArray[np.uint8], allowed_colors: Sequence[str]
     ) -> tuple[FloatArray, FloatArray]:
         """Value probabilities (faces, then "not a die") and colour probabilities restricted to the game's,
         each crop's averaged over its four quarter turns when it needs a second look."""

@@ -272,7 +272,7 @@ class CellReader:
         )
         faces, colors = np.ones((len(cuts), 6)), np.ones((len(cuts), len(Color)), np.float32)
         if self._dice_reader is not None:
-            values, reader_colors = self._dice_reader.probabilities(list(cuts), _READER_COLORS)
+            values, reader_colors = self._dice_reader.probabilities(cuts, _READER_COLORS)
             faces *= face_probabilities(values)
             colors = reader_colors[:, _READER_COLOR_COLUMNS]
             colors /= np.maximum(colors.sum(axis=1, keepdims=True), 1e-12)
