@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.decode import BGRImage, read_image_size
-from vision.observation import Box, DetectedDie, box_centre
+from vision.observation import Box, DetectedDie, box_area, box_centre, overlap_area
 from vision.synth.scene import Scene, SceneConfig, render_scene
 
 
@@ -99,13 +99,8 @@ def read_split(path: Path) -> list[str]:
 
 
 def box_iou(a: Box, b: Box) -> float:
-    overlap_w = min(a[2], b[2]) - max(a[0], b[0])
-    overlap_h = min(a[3], b[3]) - max(a[1], b[1])
-    if overlap_w <= 0 or overlap_h <= 0:
-        return 0.0
-    overlap = overlap_w * overlap_h
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - overlap
-    return overlap / union
+    overlap = overlap_area(a, b)
+    return overlap / (box_area(a) + box_area(b) - overlap) if overlap else 0.0
 
 
 def centres_match(a: Box, b: Box) -> bool:

@@ -19,12 +19,21 @@ def box_centre(box: Box) -> tuple[float, float]:
     return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
 
 
+def box_area(box: Box) -> float:
+    return (box[2] - box[0]) * (box[3] - box[1])
+
+
+def overlap_area(a: Box, b: Box) -> float:
+    """The area two boxes share (0 when they are apart)."""
+    width = min(a[2], b[2]) - max(a[0], b[0])
+    height = min(a[3], b[3]) - max(a[1], b[1])
+    return width * height if width > 0 and height > 0 else 0.0
+
+
 def share_inside(inner: Box, outer: Box) -> float:
     """How much of `inner`'s area lies inside `outer` (0 to 1)."""
-    width = min(inner[2], outer[2]) - max(inner[0], outer[0])
-    height = min(inner[3], outer[3]) - max(inner[1], outer[1])
-    area = (inner[2] - inner[0]) * (inner[3] - inner[1])
-    return width * height / area if width > 0 and height > 0 and area > 0 else 0.0
+    area = box_area(inner)
+    return overlap_area(inner, outer) / area if area > 0 else 0.0
 
 
 @dataclass(frozen=True)
