@@ -162,7 +162,7 @@ class TrainingPlan:
     """Further scenes for the reader only, of the kinds in `reader_scene_shares`."""
     reader_scene_shares: tuple[float, ...] = (0.5, 0.12, 0.06, 0.06, 0.08, 0.08, 0.1)
     """Share of each of SCENE_KINDS among the reader's extra scenes."""
-    detector_steps: int = 5000
+    detector_steps: int = 10000
     detector_batch: int = 8
     reader_steps: int = 18000
     reader_batch: int = 64
@@ -679,10 +679,12 @@ def train(
     validate: bool = True,
     train_detector: bool = True,
     seed: int = SEED,
+    train_reader: bool = True,
 ) -> None:
     """Render the scenes, train and export the detector (unless `train_detector` is false: then the one at
-    `detector_path` is kept), mine its false alarms, train and export the reader, score both. Everything
-    random (scenes, batches, initial weights) follows `seed`."""
+    `detector_path` is kept), mine its false alarms, train and export the reader (unless `train_reader` is
+    false: then the one at `reader_path` is kept), score both. Everything random (scenes, batches, initial
+    weights) follows `seed`; the detector comes out the same whether or not the reader follows it."""
     started = start_run(seed)
     rng = np.random.default_rng(seed)
     real = real_training_scenes()
@@ -708,23 +710,24 @@ def train(
             ["maps"],
             {"pixels": {0: "batch", 2: "height", 3: "width"}, "maps": {0: "batch", 2: "rows", 3: "cols"}},
         )
-    synthetic += reader_training_scenes(plan, rng)
-    print(
-        f"{len(synthetic)} synthetic scenes for the reader ({time.perf_counter() - started:.0f} s)",
-        flush=True,
-    )
-    synthetic = mine_detections(synthetic, detector_path, rng)
-    real = mine_detections(real, detector_path, rng)
-    reader = DiceReaderNet(VALUE_CLASSES, len(COLOR_CLASSES))
-    make_batch = functools.partial(reader_batch, synthetic, real, plan)
-    fit("reader", reader, BatchStream(make_batch, plan.reader_steps, seed + 2), reader_losses, 5e-3)
-    export(
-        reader,
-        torch.zeros(1, 3, plan.reader_input_size, plan.reader_input_size),
-        reader_path,
-        ["value_logits", "color_logits"],
-        {"pixels": {0: "dice"}, "value_logits": {0: "dice"}, "color_logits": {0: "dice"}},
-    )
+    if train_reader:
+        synthetic += reader_training_scenes(plan, rng)
+        print(
+            f"{len(synthetic)} synthetic scenes for the reader ({time.perf_counter() - started:.0f} s)",
+            flush=True,
+        )
+        synthetic = mine_detections(synthetic, detector_path, rng)
+        real = mine_detections(real, detector_path, rng)
+        reader = DiceReaderNet(VALUE_CLASSES, len(COLOR_CLASSES))
+        make_batch = functools.partial(reader_batch, synthetic, real, plan)
+        fit("reader", reader, BatchStream(make_batch, plan.reader_steps, seed + 2), reader_losses, 5e-3)
+        export(
+            reader,
+            torch.zeros(1, 3, plan.reader_input_size, plan.reader_input_size),
+            reader_path,
+            ["value_logits", "color_logits"],
+            {"pixels": {0: "dice"}, "value_logits": {0: "dice"}, "color_logits": {0: "dice"}},
+        )
     print(f"trained and exported in {time.perf_counter() - started:.0f} s", flush=True)
     if not validate:
         return
@@ -746,8 +749,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--skip-validation", action="store_true", help="do not score the result on the validation split"
     )
-    parser.add_argument(
+    only = parser.add_mutually_exclusive_group()
+    only.add_argument(
         "--reader-only", action="store_true", help="keep the detector at --detector; retrain only the reader"
+    )
+    only.add_argument(
+        "--detector-only", action="store_true", help="train only the detector; keep the reader at --reader"
     )
     parser.add_argument("--seed", type=int, default=SEED, help="the seed of everything random in the run")
     args = parser.parse_args(argv)
@@ -764,6 +771,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         validate=not args.skip_validation,
         train_detector=not args.reader_only,
         seed=args.seed,
+        train_reader=not args.detector_only,
     )
 
 

@@ -63,6 +63,23 @@ def test_a_tiny_training_run_exports_models_the_recognizer_loads(tmp_path: Path)
     assert observation.width == 96 and observation.height == 64
 
 
+def test_detector_only_leaves_the_reader_file_alone(tmp_path: Path) -> None:
+    detector, reader = tmp_path / "detector.onnx", tmp_path / "reader.onnx"
+    reader.write_bytes(b"the shipped reader")
+    main(
+        [
+            "--synthetic-scenes=2",
+            "--detector-steps=2",
+            "--detector-only",
+            f"--detector={detector}",
+            f"--reader={reader}",
+            "--skip-validation",
+        ]
+    )
+    assert detector.stat().st_size > 0
+    assert reader.read_bytes() == b"the shipped reader"
+
+
 def test_top_face_pips_follow_the_face_corners() -> None:
     face = np.array([[100, 100], [140, 100], [140, 140], [100, 140]], np.float32)
     assert top_face_pips(face, 1) == ((120.0, 120.0),)

@@ -12,7 +12,7 @@ from vision.colors import COLOR_SETS
 from vision.errors import ModelUnavailable, UnreadableImage
 from vision.evaluation import load_labelled_photos, match_boxes
 from vision.observation import Box, DetectedDie, box_centre
-from vision.recognizer import DiceRecognizer, without_parts
+from vision.recognizer import DiceRecognizer, without_parts, without_specks
 
 REAL_PHOTOS = Path(__file__).resolve().parents[1] / "data" / "dice_real"
 PHOTO_NAME = "IMG_20191208_111304.jpg"
@@ -78,3 +78,16 @@ def test_touching_dice_and_a_more_confident_part_are_all_kept() -> None:
         _die((0, 0, 10, 10), 0.5),
         _die((0, 0, 10, 10), 0.9),
     )
+
+
+def test_a_box_under_half_the_median_die_is_a_speck() -> None:
+    dice = [_die((x, 100, x + 40, 140), 0.9) for x in (0, 60, 120)]
+    speck = _die((300, 20, 319, 39), 0.5)  # 19 px, under half of the others' 40
+    small_die = _die((400, 20, 420, 36), 0.5)  # 20 px, exactly half: kept
+    assert without_specks([*dice, speck, small_die], 0.5) == (*dice, small_die)
+    assert without_specks([*dice, speck], 0) == (*dice, speck)
+
+
+def test_with_fewer_than_three_dice_none_is_a_speck() -> None:
+    pair = (_die((0, 0, 60, 60), 0.9), _die((100, 100, 110, 110), 0.5))
+    assert without_specks(pair, 0.5) == pair

@@ -3,12 +3,11 @@
 Scenes use a seed the training never draws from, and stay inside the envelope the product promises
 (dice 20 px and up, tilt up to 35 degrees, the renderer's light, blur, noise and JPEG, distractors).
 
-Measured with the shipped models on these 200 scenes: recall 97.30%, precision 93.08%, value accuracy
-98.11%, colour accuracy 98.45% per die, short of issue 3's 99.5% for value and colour. Before boxes on part
-of a surer die were dropped (`vision.recognizer.without_parts`) they read 97.52%, 89.49%, 98.12% and
-98.56%: two dice lost, each the smaller of two boxes where the detector also boxed it together with its
-neighbour. The floors below sit just under the measured figures and must be raised to the issue's when a
-better model ships.
+Measured with the shipped models on these 200 scenes: recall 98.49%, precision 95.00%, value accuracy
+99.12%, colour accuracy 98.46% per die, short of issue 3's 99.5% for value and colour. With session 5's
+detector (5000 training steps instead of 10000), before specks were dropped, they read 97.30%, 93.08%,
+98.11% and 98.45%. The floors
+below sit just under the measured figures and must be raised to the issue's when a better model ships.
 """
 
 from __future__ import annotations
@@ -36,13 +35,13 @@ def scores(recognizer: DiceRecognizer) -> list[PhotoScore]:
 
 def test_every_visible_die_is_found(scores: list[PhotoScore]) -> None:
     report = summarise(scores)
-    assert report.recall >= 0.97, str(report)
-    assert report.precision >= 0.92, str(report)
+    assert report.recall >= 0.98, str(report)
+    assert report.precision >= 0.94, str(report)
 
 
 def test_value_accuracy_per_die(scores: list[PhotoScore]) -> None:
     report = summarise(scores)
-    assert report.value_accuracy >= 0.98, str(report)
+    assert report.value_accuracy >= 0.99, str(report)
 
 
 def test_colour_accuracy_per_die(scores: list[PhotoScore]) -> None:
