@@ -4,7 +4,8 @@ Prints the median milliseconds of each stage (decode, detect, read, total) for a
 a 1280x720 frame with 20 dice and a 4032x3024 phone photo with 20 dice, each as a JPEG file's bytes, on one
 thread and on two (onnxruntime intra-op threads and OpenCV threads); then accuracy on the real photos'
 validation split, on rendered scenes (value and colour per die), and on the split's dice cut out and laid on
-rendered tables (`vision.synth.real_dice`: real dice on tables the photos never show). `--reader FILE`
+rendered tables (`vision.synth.real_dice`: real dice on tables the photos never show), each rendered set with
+its value and colour accuracy by the size of the dice's top faces and its commonest misreads. `--reader FILE`
 scores a candidate reader (a training run's output) instead of the shipped one, on the same photos and
 scenes; `--second-look-below 0` measures accuracy with one look at every die.
 """
@@ -12,14 +13,26 @@ scenes; `--second-look-below 0` measures accuracy with one look at every die.
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
+from collections import Counter
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision.colors import COLOR_SETS
-from vision.evaluation import load_labelled_photos, read_split, score_photo, summarise, synthetic_round_trip
+from vision.colors import COLOR_SETS, OTHER_COLOR
+from vision.decode import BGRImage
+from vision.evaluation import (
+    DieOutcome,
+    die_outcomes,
+    load_labelled_photos,
+    read_rendered_scenes,
+    read_split,
+    score_photo,
+    summarise,
+)
+from vision.observation import DetectedDie
 from vision.read import COLOR_CLASSES, READER_MODEL, SECOND_LOOK_BELOW
 from vision.recognizer import DiceRecognizer, RecognizerSettings
 from vision.synth.real_dice import load_real_dice, render_real_dice_scene
@@ -69,26 +82,56 @@ def bench_accuracy(scenes: int, reader: Path, second_look_below: float) -> None:
     print(f"\nreal photos, validation split: {real}")
     if scenes < 4:
         return
-    synthetic = summarise(
-        synthetic_round_trip(
-            lambda image: recognizer.recognize_pixels(image, COLOR_SETS["all"]).dice,
-            ROUND_TRIP_CONFIG,
-            seed=31337,
-            scenes=scenes,
-        )
-    )
-    print(f"synthetic round trip, {ROUND_TRIP_CONFIG.width}x{ROUND_TRIP_CONFIG.height}: {synthetic}")
+
+    def read_dice(image: BGRImage) -> tuple[DetectedDie, ...]:
+        return recognizer.recognize_pixels(image, COLOR_SETS["all"]).dice
+
+    rendered = read_rendered_scenes(read_dice, ROUND_TRIP_CONFIG, seed=31337, scenes=scenes)
+    size = f"{ROUND_TRIP_CONFIG.width}x{ROUND_TRIP_CONFIG.height}"
+    print(f"synthetic round trip, {size}: {summarise([reading.score() for reading in rendered])}")
+    print_breakdown(die_outcomes(rendered))
     crops = load_real_dice(REAL_PHOTOS, COLOR_CLASSES, images=set(read_split(VALIDATION_SPLIT)))
-    on_tables = summarise(
-        synthetic_round_trip(
-            lambda image: recognizer.recognize_pixels(image, COLOR_SETS["all"]).dice,
-            ROUND_TRIP_CONFIG,
-            seed=4242,
-            scenes=scenes // 4,
-            render=lambda config, rng: render_real_dice_scene(config, crops, rng),
-        )
+    on_tables = read_rendered_scenes(
+        read_dice,
+        ROUND_TRIP_CONFIG,
+        seed=4242,
+        scenes=scenes // 4,
+        render=lambda config, rng: render_real_dice_scene(config, crops, rng),
     )
-    print(f"real dice of the validation split laid on rendered tables: {on_tables}")
+    print(
+        "real dice of the validation split laid on rendered tables: "
+        f"{summarise([reading.score() for reading in on_tables])}"
+    )
+    print_breakdown(die_outcomes(on_tables))
+
+
+FACE_SIZES = ((0.0, 25.0), (25.0, 35.0), (35.0, 50.0), (50.0, math.inf))
+"""Bins of a top face's edge in pixels: small faces are where values go wrong most."""
+MISREADS_SHOWN = 6
+"""The commonest misreads printed, of values and of colours."""
+
+
+def print_breakdown(outcomes: list[DieOutcome]) -> None:
+    """Value and colour accuracy of the dice found, by the size of their top face, and the commonest
+    misreads: where a reader loses its points."""
+    bins = []
+    for low, high in FACE_SIZES:
+        chosen = [o for o in outcomes if low <= o.face_px < high]
+        judged = [o for o in chosen if o.color != OTHER_COLOR]
+        value = sum(o.read_value == o.value for o in chosen) / max(len(chosen), 1)
+        colour = sum(o.read_color == o.color for o in judged) / max(len(judged), 1)
+        name = f"{low:.0f}-{high:.0f} px" if math.isfinite(high) else f"{low:.0f} px and up"
+        bins.append(f"{name} {len(chosen)} dice, value {value:.2%}, colour {colour:.2%}")
+    print(f"  by top face: {'; '.join(bins)}")
+    values = Counter(f"{o.value} read {o.read_value}" for o in outcomes if o.read_value != o.value)
+    colours = Counter(
+        f"{o.color} read {o.read_color}"
+        for o in outcomes
+        if o.color != OTHER_COLOR and o.read_color != o.color
+    )
+    for kind, misreads in (("value", values), ("colour", colours)):
+        common = ", ".join(f"{pair} {count}" for pair, count in misreads.most_common(MISREADS_SHOWN))
+        print(f"  {kind} misreads ({misreads.total()}), commonest: {common or 'none'}")
 
 
 def main() -> None:

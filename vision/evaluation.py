@@ -16,7 +16,7 @@ import numpy as np
 
 from vision.decode import BGRImage, read_image_size
 from vision.observation import Box, DetectedDie, box_area, box_centre, overlap_area
-from vision.synth.scene import Scene, SceneConfig, render_scene
+from vision.synth.scene import RenderedDie, Scene, SceneConfig, render_scene
 
 
 @dataclass(frozen=True)
@@ -138,8 +138,7 @@ def score_photo(
 ) -> PhotoScore:
     """Colour is judged only on dice whose true colour is a named die colour (not "other"). Found dice on
     an `ignored` box (a die whose top face is mostly hidden) neither count for nor against."""
-    if ignored:
-        found = [f for f in found if not any(centres_match(box, f.box) for box in ignored)]
+    found = not_on(found, ignored)
     matches = match_boxes([die.box for die in truth], [die.box for die in found])
     judged = [(truth[ti], found[fi]) for ti, fi in matches if truth[ti].color != "other"]
     return PhotoScore(
@@ -150,6 +149,11 @@ def score_photo(
         color_judged=len(judged),
         color_correct=sum(t.color == f.color for t, f in judged),
     )
+
+
+def not_on(found: Sequence[DetectedDie], ignored: Sequence[Box]) -> list[DetectedDie]:
+    """`found` less the dice found on an `ignored` box."""
+    return [f for f in found if not any(centres_match(box, f.box) for box in ignored)]
 
 
 def summarise(scores: Sequence[PhotoScore]) -> AccuracyReport:
@@ -168,6 +172,58 @@ def summarise(scores: Sequence[PhotoScore]) -> AccuracyReport:
     )
 
 
+@dataclass(frozen=True)
+class RenderedReading:
+    """A rendered scene's labels and the dice read in it (not its pixels: a long round trip keeps many)."""
+
+    labels: tuple[RenderedDie, ...]
+    found: tuple[DetectedDie, ...]
+
+    @property
+    def expected(self) -> list[RenderedDie]:
+        """The dice a reader is held to: those whose top face is at least 80% visible."""
+        return [die for die in self.labels if die.visible_fraction >= 0.8]
+
+    def score(self) -> PhotoScore:
+        """Dice whose top face is less than 80% visible (under a neighbour, off the edge) are not
+        expected, nor held against."""
+        truth = [LabelledDie(d.box, d.value, d.color) for d in self.expected]
+        return score_photo(truth, self.found, self.hidden)
+
+    @property
+    def hidden(self) -> list[Box]:
+        return [die.box for die in self.labels if die.visible_fraction < 0.8]
+
+
+@dataclass(frozen=True)
+class DieOutcome:
+    """An expected rendered die that was found: what it is, what was read, and how big its top face
+    looked (the mean of its four edges, in pixels)."""
+
+    value: int
+    color: str
+    read_value: int
+    read_color: str
+    face_px: float
+
+
+def read_rendered_scenes(
+    read_dice: Callable[[BGRImage], Sequence[DetectedDie]],
+    config: SceneConfig,
+    seed: int,
+    scenes: int,
+    render: Callable[[SceneConfig, np.random.Generator], Scene] = render_scene,
+) -> list[RenderedReading]:
+    """Render `scenes` scenes from `seed` (with `render`: the renderer's dice, or real ones laid on its
+    tables) and read each with `read_dice`."""
+    rng = np.random.default_rng(seed)
+    readings = []
+    for _ in range(scenes):
+        scene = render(config, rng)
+        readings.append(RenderedReading(scene.dice, tuple(read_dice(scene.image))))
+    return readings
+
+
 def synthetic_round_trip(
     read_dice: Callable[[BGRImage], Sequence[DetectedDie]],
     config: SceneConfig,
@@ -175,17 +231,21 @@ def synthetic_round_trip(
     scenes: int,
     render: Callable[[SceneConfig, np.random.Generator], Scene] = render_scene,
 ) -> list[PhotoScore]:
-    """Render `scenes` scenes from `seed` (with `render`: the renderer's dice, or real ones laid on its
-    tables), read them with `read_dice` and score them. Dice whose top face is less than 80% visible (under
-    a neighbour, off the edge) are not expected, nor held against."""
-    rng = np.random.default_rng(seed)
-    scores = []
-    for _ in range(scenes):
-        scene = render(config, rng)
-        truth = [LabelledDie(d.box, d.value, d.color) for d in scene.dice if d.visible_fraction >= 0.8]
-        hidden = [d.box for d in scene.dice if d.visible_fraction < 0.8]
-        scores.append(score_photo(truth, read_dice(scene.image), hidden))
-    return scores
+    """`read_rendered_scenes`, each scene scored (`RenderedReading.score`)."""
+    return [reading.score() for reading in read_rendered_scenes(read_dice, config, seed, scenes, render)]
+
+
+def die_outcomes(readings: Iterable[RenderedReading]) -> list[DieOutcome]:
+    """Every expected die found in `readings`, matched as `score_photo` matches them."""
+    outcomes = []
+    for reading in readings:
+        expected, held = reading.expected, not_on(reading.found, reading.hidden)
+        for ti, fi in match_boxes([die.box for die in expected], [die.box for die in held]):
+            die, found = expected[ti], held[fi]
+            edges = np.roll(die.top_face, -1, axis=0) - die.top_face
+            face_px = float(np.linalg.norm(edges, axis=1).mean())
+            outcomes.append(DieOutcome(die.value, die.color, found.value, found.color, face_px))
+    return outcomes
 
 
 def _jpeg_dimensions(path: Path) -> tuple[int, int]:
