@@ -71,19 +71,29 @@ READER_FEATURES = 96
 """The length of the reader's feature vector."""
 
 
-def reader_layers() -> tuple[nn.Sequential, nn.Sequential]:
+def reader_channels(width: float = 1.0) -> tuple[int, int, int, int, int]:
+    """The reader's channel counts at `width` times the base network: after the first two convolutions,
+    at its 1/4 map, at 1/8, and in its feature vector (which the heads read)."""
+    first, second, quarter, eighth, features = (
+        round(base * width) for base in (24, 32, 48, 64, READER_FEATURES)
+    )
+    return first, second, quarter, eighth, features
+
+
+def reader_layers(width: float = 1.0) -> tuple[nn.Sequential, nn.Sequential]:
     """The reader's convolutions to its 1/4 map, and from that map to one feature vector a crop."""
+    first, second, quarter_channels, eighth, feature_length = reader_channels(width)
     quarter = nn.Sequential(
-        conv_bn_relu(3, 24, stride=2),
-        conv_bn_relu(24, 32),
-        conv_bn_relu(32, 48, stride=2),
-        conv_bn_relu(48, 48),
+        conv_bn_relu(3, first, stride=2),
+        conv_bn_relu(first, second),
+        conv_bn_relu(second, quarter_channels, stride=2),
+        conv_bn_relu(quarter_channels, quarter_channels),
     )
     features = nn.Sequential(
-        conv_bn_relu(48, 64, stride=2),
-        conv_bn_relu(64, 64),
-        conv_bn_relu(64, READER_FEATURES, stride=2),
-        conv_bn_relu(READER_FEATURES, READER_FEATURES),
+        conv_bn_relu(quarter_channels, eighth, stride=2),
+        conv_bn_relu(eighth, eighth),
+        conv_bn_relu(eighth, feature_length, stride=2),
+        conv_bn_relu(feature_length, feature_length),
         nn.AdaptiveAvgPool2d(1),
         nn.Flatten(),
         nn.Dropout(0.1),
@@ -100,12 +110,13 @@ class DiceReaderNet(nn.Module):
     at every pip, not just one value a crop, so the network learns much sooner which blobs to count and on
     which face. The exported graph (`forward`) leaves it out."""
 
-    def __init__(self, values: int, colors: int) -> None:
+    def __init__(self, values: int, colors: int, width: float = 1.0) -> None:
         super().__init__()
-        self.quarter, self.features = reader_layers()
-        self.value_head = nn.Linear(READER_FEATURES, values)
-        self.color_head = nn.Linear(READER_FEATURES, colors)
-        self.pip_head = nn.Conv2d(48, 1, 1)
+        _, _, quarter_channels, _, feature_length = reader_channels(width)
+        self.quarter, self.features = reader_layers(width)
+        self.value_head = nn.Linear(feature_length, values)
+        self.color_head = nn.Linear(feature_length, colors)
+        self.pip_head = nn.Conv2d(quarter_channels, 1, 1)
 
     def forward(self, crops: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         features = self.features(self.quarter(crops / 127.5 - 1.0))

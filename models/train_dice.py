@@ -166,6 +166,8 @@ class TrainingPlan:
     detector_batch: int = 8
     reader_steps: int = 18000
     reader_batch: int = 64
+    reader_width: float = 1.0
+    """The reader's channels as a multiple of `models.dice_nets.reader_channels`'s base network."""
     reader_input_size: int = READER_INPUT_SIZE
     real_share: float = 0.25
     negative_share: float = 0.2
@@ -718,7 +720,7 @@ def train(
         )
         synthetic = mine_detections(synthetic, detector_path, rng)
         real = mine_detections(real, detector_path, rng)
-        reader = DiceReaderNet(VALUE_CLASSES, len(COLOR_CLASSES))
+        reader = DiceReaderNet(VALUE_CLASSES, len(COLOR_CLASSES), plan.reader_width)
         make_batch = functools.partial(reader_batch, synthetic, real, plan)
         fit("reader", reader, BatchStream(make_batch, plan.reader_steps, seed + 2), reader_losses, 5e-3)
         export(
@@ -744,6 +746,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--reader-scenes", type=int, default=defaults.reader_scenes)
     parser.add_argument("--detector-steps", type=int, default=defaults.detector_steps)
     parser.add_argument("--reader-steps", type=int, default=defaults.reader_steps)
+    parser.add_argument(
+        "--reader-width",
+        type=float,
+        default=defaults.reader_width,
+        help="the reader's channels, times the base's",
+    )
     parser.add_argument("--detector", type=Path, default=DETECTOR_MODEL, help="where to write the detector")
     parser.add_argument("--reader", type=Path, default=READER_MODEL, help="where to write the reader")
     parser.add_argument(
@@ -763,6 +771,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         reader_scenes=args.reader_scenes,
         detector_steps=args.detector_steps,
         reader_steps=args.reader_steps,
+        reader_width=args.reader_width,
     )
     train(
         plan,

@@ -23,9 +23,10 @@ from models.train_dice import (
     training_split_crops,
     varied_training_scene,
 )
+from vision.colors import COLOR_SETS
 from vision.detect import DETECTOR_STRIDE, DetectorSettings, heatmap_peaks
 from vision.evaluation import read_split
-from vision.read import crop_die
+from vision.read import DiceReader, crop_die
 from vision.recognizer import DiceRecognizer
 from vision.runbuster.mat import DIE_EDGE, Paper
 from vision.runbuster.topdown import VIEW_SCALE
@@ -61,6 +62,20 @@ def test_a_tiny_training_run_exports_models_the_recognizer_loads(tmp_path: Path)
     recognizer = DiceRecognizer(detector_model=detector, reader_model=reader)
     observation = recognizer.recognize_pixels(np.full((64, 96, 3), 200, np.uint8))
     assert observation.width == 96 and observation.height == 64
+
+
+def test_a_wider_reader_exports_more_weights_and_reads_the_same_crops(tmp_path: Path) -> None:
+    def reader_of_width(width: float) -> Path:
+        reader = tmp_path / f"reader-{width}.onnx"
+        tiny = ["--synthetic-scenes=2", "--reader-scenes=2", "--reader-steps=2", "--skip-validation"]
+        main([*tiny, "--reader-only", f"--reader-width={width}", f"--reader={reader}"])
+        return reader
+
+    base, wider = reader_of_width(1.0), reader_of_width(1.5)
+    assert wider.stat().st_size > 1.8 * base.stat().st_size
+    crops = [np.full((48, 48, 3), 120, np.uint8)] * 3
+    readings = DiceReader(model=wider).read_crops(crops, COLOR_SETS["all"])
+    assert len(readings) == 3
 
 
 def test_detector_only_leaves_the_reader_file_alone(tmp_path: Path) -> None:
