@@ -172,6 +172,10 @@ def summarise(scores: Sequence[PhotoScore]) -> AccuracyReport:
     )
 
 
+EXPECTED_VISIBLE = 0.8
+"""The share of a rendered die's top face that must show for its value to be expected of a reader."""
+
+
 @dataclass(frozen=True)
 class RenderedReading:
     """A rendered scene's labels and the dice read in it (not its pixels: a long round trip keeps many)."""
@@ -181,18 +185,17 @@ class RenderedReading:
 
     @property
     def expected(self) -> list[RenderedDie]:
-        """The dice a reader is held to: those whose top face is at least 80% visible."""
-        return [die for die in self.labels if die.visible_fraction >= 0.8]
-
-    def score(self) -> PhotoScore:
-        """Dice whose top face is less than 80% visible (under a neighbour, off the edge) are not
-        expected, nor held against."""
-        truth = [LabelledDie(d.box, d.value, d.color) for d in self.expected]
-        return score_photo(truth, self.found, self.hidden)
+        """The dice a reader is held to: those whose top face shows at least `EXPECTED_VISIBLE`."""
+        return [die for die in self.labels if die.visible_fraction >= EXPECTED_VISIBLE]
 
     @property
     def hidden(self) -> list[Box]:
-        return [die.box for die in self.labels if die.visible_fraction < 0.8]
+        """The boxes of the others (under a neighbour, off the edge): neither expected nor held against."""
+        return [die.box for die in self.labels if die.visible_fraction < EXPECTED_VISIBLE]
+
+    def score(self) -> PhotoScore:
+        truth = [LabelledDie(d.box, d.value, d.color) for d in self.expected]
+        return score_photo(truth, self.found, self.hidden)
 
 
 @dataclass(frozen=True)
@@ -222,17 +225,6 @@ def read_rendered_scenes(
         scene = render(config, rng)
         readings.append(RenderedReading(scene.dice, tuple(read_dice(scene.image))))
     return readings
-
-
-def synthetic_round_trip(
-    read_dice: Callable[[BGRImage], Sequence[DetectedDie]],
-    config: SceneConfig,
-    seed: int,
-    scenes: int,
-    render: Callable[[SceneConfig, np.random.Generator], Scene] = render_scene,
-) -> list[PhotoScore]:
-    """`read_rendered_scenes`, each scene scored (`RenderedReading.score`)."""
-    return [reading.score() for reading in read_rendered_scenes(read_dice, config, seed, scenes, render)]
 
 
 def die_outcomes(readings: Iterable[RenderedReading]) -> list[DieOutcome]:

@@ -64,7 +64,7 @@ def test_a_tiny_training_run_exports_models_the_recognizer_loads(tmp_path: Path)
     assert observation.width == 96 and observation.height == 64
 
 
-def test_a_wider_reader_exports_more_weights_and_reads_the_same_crops(tmp_path: Path) -> None:
+def test_a_wider_reader_exports_more_weights_and_still_reads_crops(tmp_path: Path) -> None:
     def reader_of_width(width: float) -> Path:
         reader = tmp_path / f"reader-{width}.onnx"
         tiny = ["--synthetic-scenes=2", "--reader-scenes=2", "--reader-steps=2", "--skip-validation"]

@@ -17,9 +17,9 @@ CONFIG = SceneConfig(
 )
 
 
-def readings_by(read: str) -> list[RenderedReading]:
-    """Five rendered scenes read by a reader that knows the labels: every die right (`right`), or every
-    die read as a red 1 (`wrong`)."""
+def readings_by(reader_is_right: bool) -> list[RenderedReading]:
+    """Five rendered scenes read by a reader that finds every labelled die and reads it right, or reads
+    every die as a red 1."""
 
     def nothing(image: BGRImage) -> list[DetectedDie]:
         return []
@@ -31,8 +31,8 @@ def readings_by(read: str) -> list[RenderedReading]:
                 DetectedDie(
                     center=box_centre(die.box),
                     box=die.box,
-                    value=die.value if read == "right" else 1,
-                    color=die.color if read == "right" else "red",
+                    value=die.value if reader_is_right else 1,
+                    color=die.color if reader_is_right else "red",
                     detection_confidence=1.0,
                     value_confidence=1.0,
                     color_confidence=1.0,
@@ -45,7 +45,7 @@ def readings_by(read: str) -> list[RenderedReading]:
 
 
 def test_every_expected_die_found_is_an_outcome_with_its_face_size() -> None:
-    readings = readings_by("right")
+    readings = readings_by(reader_is_right=True)
     outcomes = die_outcomes(readings)
     assert len(outcomes) == sum(len(reading.expected) for reading in readings) > 10
     assert all(o.read_value == o.value and o.read_color == o.color for o in outcomes)
@@ -56,7 +56,7 @@ def test_every_expected_die_found_is_an_outcome_with_its_face_size() -> None:
 
 
 def test_misreads_are_kept_and_hidden_dice_do_not_count() -> None:
-    readings = readings_by("wrong")
+    readings = readings_by(reader_is_right=False)
     outcomes = die_outcomes(readings)
     # Some dice stick out of the picture: found (the reader here finds every label), but not expected.
     assert sum(len(reading.hidden) for reading in readings) > 0
