@@ -118,9 +118,12 @@ def print_breakdown(outcomes: list[DieOutcome]) -> None:
     for low, high in FACE_SIZES:
         chosen = [o for o in outcomes if low <= o.face_px < high]
         judged = [o for o in chosen if o.color != OTHER_COLOR]
-        value = sum(o.read_value == o.value for o in chosen) / max(len(chosen), 1)
-        colour = sum(o.read_color == o.color for o in judged) / max(len(judged), 1)
         name = f"{low:.0f}-{high:.0f} px" if math.isfinite(high) else f"{low:.0f} px and up"
+        if not chosen:
+            bins.append(f"{name} no dice")
+            continue
+        value = sum(o.read_value == o.value for o in chosen) / len(chosen)
+        colour = sum(o.read_color == o.color for o in judged) / len(judged) if judged else math.nan
         bins.append(f"{name} {len(chosen)} dice, value {value:.2%}, colour {colour:.2%}")
     print(f"  by top face: {'; '.join(bins)}")
     values = Counter(f"{o.value} read {o.read_value}" for o in outcomes if o.read_value != o.value)
