@@ -29,7 +29,6 @@ from vision.evaluation import (
     load_labelled_photos,
     read_rendered_scenes,
     read_split,
-    score_photo,
     summarise,
 )
 from vision.observation import DetectedDie
@@ -78,7 +77,7 @@ def bench_latency(repeats: int, reader: Path) -> None:
 def bench_accuracy(scenes: int, reader: Path, second_look_below: float) -> None:
     recognizer = DiceRecognizer(RecognizerSettings(second_look_below=second_look_below), reader_model=reader)
     photos = load_labelled_photos(REAL_PHOTOS, read_split(VALIDATION_SPLIT))
-    real = summarise([score_photo(p.dice, recognizer.recognize(p.path).dice) for p in photos])
+    real = summarise([p.score(recognizer.recognize(p.path).dice) for p in photos])
     print(f"\nreal photos, validation split: {real}")
     if scenes < 4:
         return

@@ -27,7 +27,7 @@ from models.dice_nets import DiceDetectorNet, DiceReaderNet
 from models.run import export, start_run
 from vision.colors import COLOR_SETS
 from vision.detect import DETECTOR_MODEL, DETECTOR_STRIDE, DetectorSettings, DiceDetector
-from vision.evaluation import box_iou, load_labelled_photos, match_boxes, read_split, score_photo, summarise
+from vision.evaluation import box_iou, load_labelled_photos, match_boxes, read_split, summarise
 from vision.markers import FloatArray, MatLocation, MatNotFound
 from vision.read import (
     COLOR_CLASSES,
@@ -735,7 +735,7 @@ def train(
         return
     recognizer = DiceRecognizer(detector_model=detector_path, reader_model=reader_path)
     photos = load_labelled_photos(REAL_PHOTOS, read_split(VALIDATION_SPLIT))
-    scores = [score_photo(p.dice, recognizer.recognize(p.path).dice) for p in photos]
+    scores = [p.score(recognizer.recognize(p.path).dice) for p in photos]
     print(f"validation split: {summarise(scores)}", flush=True)
 
 

@@ -32,6 +32,13 @@ class LabelledDie:
 class LabelledPhoto:
     path: Path
     dice: tuple[LabelledDie, ...]
+    unlabelled: tuple[Box, ...] = ()
+    """Boxes of real dice the labels leave out (a die held in the fingers, off the tray): a die found there
+    is neither counted for nor held against the reading."""
+
+    def score(self, found: Sequence[DetectedDie]) -> PhotoScore:
+        """How `found` reads this photo."""
+        return score_photo(self.dice, found, self.unlabelled)
 
 
 @dataclass(frozen=True)
@@ -70,12 +77,18 @@ class AccuracyReport:
 
 
 def load_labelled_photos(folder: Path, names: Iterable[str] | None = None) -> list[LabelledPhoto]:
-    """Photos of `folder`/images with YOLO labels (`cls xc yc w h`, value = cls + 1) and colors.csv."""
+    """Photos of `folder`/images with YOLO labels (`cls xc yc w h`, value = cls + 1), colors.csv, and
+    unlabelled.csv where there is one (`filename,left,top,right,bottom,note`, stored pixels)."""
     image_folder = folder / "images"
     colors: dict[tuple[str, int], str] = {}
     for line in (folder / "colors.csv").read_text().splitlines()[1:]:
         labelled_photo, line_index, _value, color = line.split(",")
         colors[(labelled_photo, int(line_index))] = color
+    unlabelled: dict[str, list[Box]] = {}
+    unlabelled_file = folder / "unlabelled.csv"
+    for line in unlabelled_file.read_text().splitlines()[1:] if unlabelled_file.is_file() else []:
+        photo_name, left, top, right, bottom, _note = line.split(",", 5)
+        unlabelled.setdefault(photo_name, []).append((float(left), float(top), float(right), float(bottom)))
     chosen = sorted(names) if names is not None else sorted(p.name for p in image_folder.glob("*.jpg"))
     photos = []
     for photo_name in chosen:
@@ -88,7 +101,7 @@ def load_labelled_photos(folder: Path, names: Iterable[str] | None = None) -> li
             cx, cy, bw, bh = float(xc) * width, float(yc) * height, float(w) * width, float(h) * height
             box = (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2)
             dice.append(LabelledDie(box, int(cls) + 1, colors.get((photo_name, index), "other")))
-        photos.append(LabelledPhoto(path, tuple(dice)))
+        photos.append(LabelledPhoto(path, tuple(dice), tuple(unlabelled.get(photo_name, ()))))
     return photos
 
 
