@@ -1,14 +1,16 @@
 """Accuracy floors on the fixed validation split of the real photos (never trained on).
 
-Measured with the shipped models (models/MODEL_CARD.md): recall 100%, precision 99.45%, value accuracy
-100%, photos read exactly 96.67% (29 of 30; the one extra is a die held in a hand, which the labels leave
-out). These are issue 3's floors; one more die missed, misread or invented fails the exact-photos floor.
+Measured with the shipped models (models/MODEL_CARD.md): recall 100%, precision 100%, value accuracy 99.44%
+(the red 5 with gold pips of IMG_20191208_111751 read 6), photos read exactly 96.67% (29 of 30). The die
+held in the fingers in IMG_20191208_112623, which the labels leave out, is found and neither counted for
+nor against (`unlabelled.csv`; counted as extra, precision 99.45% and 28 of 30). These are issue 3's
+floors; one more die missed, misread or invented fails the exact-photos floor.
 
 The same photos' dice are also cut out and laid on the renderer's tables (wood, felt, cloth, boards) under
 its light, blur, noise and JPEG: real dice on tables no photo shows. Measured on the 150 scenes here with the
-shipped models: recall 98.67%, precision 95.28%, value accuracy 93.54%, colour accuracy 93.47% (with session
-5's detector: 98.37%, 94.45%, 94.13%, 92.97%; 89.17% colour with the white balance before it took only
-neutral surfaces for white); the floors sit just under.
+shipped models: recall 98.96%, precision 95.57%, value accuracy 94.61%, colour accuracy 98.89% (with the
+reader before, session 15's, trained under the white balance before session 16's: 98.67%, 95.28%, 93.54%,
+93.47%); the floors sit just under.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ from vision.evaluation import (
     load_labelled_photos,
     read_rendered_scenes,
     read_split,
-    score_photo,
     summarise,
 )
 from vision.read import COLOR_CLASSES
@@ -40,7 +41,7 @@ ON_TABLES = SceneConfig(width=400, height=400, dice_count=(1, 8), die_size_px=(2
 @pytest.fixture(scope="module")
 def report(recognizer: DiceRecognizer) -> AccuracyReport:
     photos = load_labelled_photos(REAL_PHOTOS, read_split(VALIDATION_SPLIT))
-    return summarise([score_photo(photo.dice, recognizer.recognize(photo.path).dice) for photo in photos])
+    return summarise([photo.score(recognizer.recognize(photo.path).dice) for photo in photos])
 
 
 def test_the_validation_split_is_thirty_photos_and_excluded_from_training() -> None:
@@ -79,10 +80,10 @@ def on_tables(recognizer: DiceRecognizer) -> AccuracyReport:
 
 
 def test_real_dice_on_other_tables_are_found(on_tables: AccuracyReport) -> None:
-    assert on_tables.recall >= 0.98, str(on_tables)
-    assert on_tables.precision >= 0.94, str(on_tables)
+    assert on_tables.recall >= 0.985, str(on_tables)
+    assert on_tables.precision >= 0.95, str(on_tables)
 
 
 def test_real_dice_on_other_tables_are_read(on_tables: AccuracyReport) -> None:
-    assert on_tables.value_accuracy >= 0.93, str(on_tables)
-    assert on_tables.color_accuracy >= 0.93, str(on_tables)
+    assert on_tables.value_accuracy >= 0.94, str(on_tables)
+    assert on_tables.color_accuracy >= 0.985, str(on_tables)
