@@ -180,9 +180,13 @@ def training_photo_names() -> list[str]:
 
 
 def real_training_scenes() -> list[TrainingScene]:
-    """The real photos outside the validation split, with their labels."""
+    """The real photos outside the validation split, with their labels. A photo with a die its labels leave
+    out (unlabelled.csv) is refused: the detector would learn that die as background, the reader as "not a
+    die"; label it instead."""
     scenes = []
     for photo in load_labelled_photos(REAL_PHOTOS, training_photo_names()):
+        if photo.unlabelled:
+            raise ValueError(f"the training photo {photo.path.name} has dice its labels leave out")
         image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
         if image is None:
             raise FileNotFoundError(f"cannot read the training photo {photo.path}")

@@ -3,6 +3,7 @@ models the recognizer loads. Skipped where torch (the `train` extra) is not inst
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,7 @@ from models.train_dice import (
     main,
     pip_map,
     reader_sample,
+    real_training_scenes,
     top_face_pips,
     top_view_scene,
     training_scene,
@@ -25,7 +27,7 @@ from models.train_dice import (
 )
 from vision.colors import COLOR_SETS
 from vision.detect import DETECTOR_STRIDE, DetectorSettings, heatmap_peaks
-from vision.evaluation import read_split
+from vision.evaluation import LabelledPhoto, load_labelled_photos, read_split
 from vision.read import DiceReader, crop_die
 from vision.recognizer import DiceRecognizer
 from vision.runbuster.mat import DIE_EDGE, Paper
@@ -172,3 +174,14 @@ def test_real_dice_laid_on_tables_come_only_from_photos_outside_the_validation_s
     assert len(photos) >= 60 and not photos & set(read_split(VALIDATION_SPLIT))
     scene = varied_training_scene("real dice on a table", np.random.default_rng(4))
     assert scene.dice and all(die.readable and not die.pips for die in scene.dice)
+
+
+def test_a_training_photo_with_a_die_its_labels_leave_out_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    def with_one_left_out(folder: Path, names: list[str]) -> list[LabelledPhoto]:
+        first, *rest = load_labelled_photos(folder, names)
+        return [replace(first, unlabelled=((1.0, 1.0, 20.0, 20.0),)), *rest]
+
+    assert len(real_training_scenes()) == 70
+    monkeypatch.setattr("models.train_dice.load_labelled_photos", with_one_left_out)
+    with pytest.raises(ValueError, match="leave out"):
+        real_training_scenes()
