@@ -7,7 +7,8 @@ Measured with the shipped models on these 1000 scenes (4497 dice), at the versio
 recall 98.78%, precision 95.24%, value accuracy 98.69%, colour accuracy 98.65% per die, short of issue 3's
 99.5% for value and colour. Until session 27 the module read 200 scenes, too few to tell two readers
 apart: on the first 200 the reader before (session 15's) read 99.12% of values and the shipped one 98.68%,
-on all 1000 98.65% and 98.69% (colour 98.81% and 98.65%). The floors below sit just under the measured
+on all 1000 98.65% and 98.69% (colour 98.81% and 98.65%; a one-off script repeating this module's round
+trip with each reader file). The floors below sit just under the measured
 figures and must be raised to the issue's when a better model ships.
 """
 
