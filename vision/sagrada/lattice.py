@@ -154,6 +154,10 @@ _MIN_GUESS_MATCH = 0.25
 windows never reached `MIN_LAYOUT_MATCH` and only cost time."""
 _CLEARLY_BETTER = 0.05
 """How much better a later guess's aligned match must be to replace the best guess's fit."""
+_FINE_CLEARLY_BETTER = 0.02
+"""How much better another fit at a place must match in the full photo (the fine layout) to replace the one
+the shrunk copy preferred. Where dice hide the grout the coarse match often prefers a fit turned a quarter
+or shifted a space (the card is almost square), which the fine layout tells apart."""
 _ECC_CRITERIA = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 30, 1e-3)
 MIN_GROUT_SEEN = 3
 """Fewest of a grid's 31 inner grout lines (between two neighbouring spaces) that must show darker than both
@@ -296,6 +300,16 @@ def _band(top: float, bottom: float) -> FloatArray:
 _NAME_STRIP = _band(GRID_HEIGHT + 0.45, GRID_HEIGHT + FRAME + NAME_STRIP - 0.15)
 _OPPOSITE_STRIP = _band(-(FRAME + NAME_STRIP - 0.15), -0.45)
 _FRAME_RING = np.vstack((_band(-0.25, -0.1), _band(GRID_HEIGHT + 0.1, GRID_HEIGHT + 0.25)))
+_BESIDE_CARD = np.array(
+    [
+        [x, y]
+        for y in np.linspace(0.2, GRID_HEIGHT - 0.2, 12)
+        for x in (*np.linspace(-1.0, -0.45, 4), *np.linspace(GRID_WIDTH + 0.45, GRID_WIDTH + 1.0, 4))
+    ]
+)
+"""Table beyond columns 1 and 5, as far out as the strip bands lie beyond the rows: the card ends one
+frame from the grid there."""
+_QUANTILES = np.linspace(0.05, 0.95, 19)
 
 
 def _sample(brightness: npt.NDArray[np.float32], grid_to_image: FloatArray, points: FloatArray) -> FloatArray:
@@ -311,19 +325,26 @@ def _name_strip_margin(
 ) -> float:
     """How much more the card's name strip lies below row 4 than above row 1 (-1 to 1).
 
-    The bands beyond rows 1 and 4 are compared for how much of each is as dark as the frame; and where
-    the dark outline the window was found from fits the card (its sides one frame from the grid's), the
-    outline has an equal say: the card reaches a frame above row 1 but a frame and the strip below row 4.
+    The bands beyond rows 1 and 4 are compared for how much of each is as dark as the frame, and for how
+    unlike the table beside the card's sides each looks (the strip is card, dark with light lettering; the
+    band beyond the other frame is table, which may be as dark as the frame); and where the dark outline
+    the window was found from fits the card (its sides one frame from the grid's), the outline has a say
+    too: the card reaches a frame above row 1 but a frame and the strip below row 4.
     """
+    below_band = _sample(brightness, grid_to_image, _NAME_STRIP)
+    above_band = _sample(brightness, grid_to_image, _OPPOSITE_STRIP)
     level = float(np.median(_sample(brightness, grid_to_image, _FRAME_RING))) + 25
-    below = float(np.mean(_sample(brightness, grid_to_image, _NAME_STRIP) < level))
-    above = float(np.mean(_sample(brightness, grid_to_image, _OPPOSITE_STRIP) < level))
+    darkness = float(np.mean(below_band < level)) - float(np.mean(above_band < level))
+    table = np.quantile(_sample(brightness, grid_to_image, _BESIDE_CARD), _QUANTILES)
+    below = float(np.mean(np.abs(np.quantile(below_band, _QUANTILES) - table)))
+    above = float(np.mean(np.abs(np.quantile(above_band, _QUANTILES) - table)))
+    evidence = [darkness, (below - above) / max(below + above, 1e-6)]
     in_grid = project(_inverse(grid_to_image), outline)
     left, top = -in_grid.min(axis=0)
     right, bottom = in_grid.max(axis=0) - (GRID_WIDTH, GRID_HEIGHT)
     if max(abs(left - FRAME), abs(right - FRAME)) < 0.25 and min(top, bottom) > 0:
-        return (below - above + float(np.clip((bottom - top) / NAME_STRIP, -1, 1))) / 2
-    return below - above
+        evidence.append(float(np.clip((bottom - top) / NAME_STRIP, -1, 1)))
+    return float(np.mean(evidence))
 
 
 _HALF_TURN = np.array([[-1.0, 0, GRID_WIDTH], [0, -1.0, GRID_HEIGHT], [0, 0, 1.0]])
@@ -580,9 +601,11 @@ def _at_edge(corners: FloatArray, shape: tuple[int, ...]) -> bool:
     )
 
 
-def _guesses(
-    brightness: npt.NDArray[np.float32], corners: FloatArray
-) -> list[tuple[float, FloatArray, FloatArray]]:
+_Fit = tuple[float, FloatArray, FloatArray]
+"""(layout match, grid_to_image, outline): a guess, or a guess aligned on the grout."""
+
+
+def _guesses(brightness: npt.NDArray[np.float32], corners: FloatArray) -> list[_Fit]:
     """(layout match, grid_to_image, outline) for an outline in its four turns."""
     guesses = []
     for turn in range(4):
@@ -594,10 +617,8 @@ def _guesses(
     return guesses
 
 
-def _windows_in(
-    brightness: npt.NDArray[np.float32], min_grid_px: float
-) -> list[tuple[float, FloatArray, FloatArray]]:
-    """(layout match, grid_to_image, outline) of each window found.
+def _windows_in(brightness: npt.NDArray[np.float32], min_grid_px: float) -> list[list[_Fit]]:
+    """Each window found: the fits aligned at its place, the one the coarse match prefers first.
 
     Every candidate outline is tried in its four turns (and with one corner completed where none matches
     the layout, or where the photo's edge cuts the outline), and every lattice of printed spaces in each
@@ -625,7 +646,7 @@ def _windows_in(
     guesses = [
         guess for guess in tried if guess[0] >= _MIN_GUESS_MATCH and _wide_enough(guess[1], min_grid_px)
     ]
-    found: list[tuple[float, FloatArray, FloatArray]] = []
+    found: list[list[_Fit]] = []
     alignments = 0
     waiting = sorted(guesses, key=lambda guess: -guess[0])
     while waiting and alignments < _MOST_ALIGNMENTS:
@@ -639,17 +660,17 @@ def _windows_in(
         fits = [
             (*_aligned(brightness, match, grid_to_image), corners) for match, grid_to_image, corners in tried
         ]
-        best_match, best, corners = fits[0]
+        best = fits[0]
         for fit in fits[1:]:
-            if fit[0] > best_match + _CLEARLY_BETTER:
-                best_match, best, corners = fit
-        outline = project(best, _GRID_CORNERS)
+            if fit[0] > best[0] + _CLEARLY_BETTER:
+                best = fit
+        outline = project(best[1], _GRID_CORNERS)
         if (
-            best_match >= MIN_LAYOUT_MATCH
+            best[0] >= MIN_LAYOUT_MATCH
             and _plausible(outline)
             and float(np.linalg.norm(outline[1] - outline[0])) >= min_grid_px
         ):
-            found.append((best_match, best, corners))
+            found.append([best, *(fit for fit in fits if fit is not best)])
             # Windows do not overlap: guesses on the window just found, which started too far off its
             # place to count as rivals there, would only align onto it again.
             waiting = [
@@ -681,11 +702,9 @@ def _aligned(
     )
 
 
-def _distinct(
-    guesses: list[tuple[float, FloatArray, FloatArray]],
-) -> list[tuple[float, FloatArray, FloatArray]]:
+def _distinct(guesses: list[_Fit]) -> list[_Fit]:
     """The guesses less those whose grid lies within a tenth of a space of a better one's."""
-    kept: list[tuple[float, FloatArray, FloatArray]] = []
+    kept: list[_Fit] = []
     for guess in guesses:
         corners = project(guess[1], _GRID_CORNERS)
         tolerance = 0.1 * float(np.linalg.norm(corners[1] - corners[0])) / COLS
@@ -696,12 +715,18 @@ def _distinct(
 
 def find_windows(image: BGRImage, min_space_px: float = 12.0) -> list[WindowLattice]:
     """Every window whose spaces show at least `min_space_px` wide, best layout match first: found in a
-    copy shrunk to `WORKING_LONG_SIDE`, aligned on the full image's grout, turned by its name strip."""
+    copy shrunk to `WORKING_LONG_SIDE`, aligned on the full image's grout (each fit the shrunk copy
+    weighed at its place, the best there kept), turned by its name strip."""
     small, to_image, brightness = _working_copies(image)
     shrink = max(image.shape[:2]) / WORKING_LONG_SIDE
     lattices = []
-    for _, coarse, outline in _windows_in(small, min_space_px * COLS / max(shrink, 1)):
+    for fits in _windows_in(small, min_space_px * COLS / max(shrink, 1)):
+        (_, coarse, outline), rivals = fits[0], fits[1:]
         match, grid_to_image = _fine(brightness, to_image @ coarse)
+        for _, rival, rival_outline in rivals:
+            rival_match, rival_grid = _fine(brightness, to_image @ rival)
+            if rival_match > match + _FINE_CLEARLY_BETTER:
+                match, grid_to_image, outline = rival_match, rival_grid, rival_outline
         margin = _name_strip_margin(brightness, grid_to_image, project(to_image, outline))
         if margin < 0:
             grid_to_image, margin = grid_to_image @ _HALF_TURN, -margin

@@ -38,6 +38,13 @@ def sparse_scenes() -> list[WindowScene]:
 
 
 @pytest.fixture(scope="session")
+def full_scenes() -> list[WindowScene]:
+    """Windows with 85-100 % of their spaces filled, as at the end of a game: the dice hide the grout."""
+    config = window_config((0.85, 1.0))
+    return [render_window_scene(config, np.random.default_rng(9000 + seed)) for seed in range(SCENES)]
+
+
+@pytest.fixture(scope="session")
 def cell_reader() -> CellReader:
     return CellReader()
 
