@@ -169,6 +169,9 @@ class TrainingPlan:
     reader_width: float = 1.0
     """The reader's channels as a multiple of `models.dice_nets.reader_channels`'s base network."""
     reader_input_size: int = READER_INPUT_SIZE
+    reader_cast: tuple[float, float] = (0.75, 1.3)
+    """The range of each channel's gain in a reader crop's colour cast: the white balance undoes the cast
+    when the scene shows a neutral surface, and the reader learns to read through what is left."""
     real_share: float = 0.25
     negative_share: float = 0.2
 
@@ -467,6 +470,7 @@ def reader_sample(
     crop_size: int,
     rng: np.random.Generator,
     pips: Sequence[tuple[float, float]] = (),
+    cast_range: tuple[float, float] = TrainingPlan.reader_cast,
 ) -> tuple[Image, npt.NDArray[np.float32]]:
     """The crop of `target` as the recognizer will cut it, from a jittered box (detector error), under a
     random colour cast that the white balance must undo, sometimes at low resolution (small dice); and
@@ -477,7 +481,7 @@ def reader_sample(
     grow = rng.uniform(0.9, 1.12)
     cx, cy, half_w, half_h = (x0 + x1) / 2 + shift_x, (y0 + y1) / 2 + shift_y, (x1 - x0) / 2, (y1 - y0) / 2
     box = (cx - half_w * grow, cy - half_h * grow, cx + half_w * grow, cy + half_h * grow)
-    colour_cast = rng.uniform(0.75, 1.3, size=3).astype(np.float32) * np.float32(rng.uniform(0.75, 1.2))
+    colour_cast = rng.uniform(*cast_range, size=3).astype(np.float32) * np.float32(rng.uniform(0.75, 1.2))
     gains = white_balance_gains(np.clip(scene.thumbnail * colour_cast, 0, 255).astype(np.uint8))
     crop = crop_die(scene.image, box, (colour_cast * gains).astype(np.float32), crop_size)
     left, top, side = crop_square(box)
@@ -604,7 +608,9 @@ def reader_batch(
         scene = _pick_scene(synthetic, real, plan.real_share, rng)
         if scene.negatives and rng.random() < plan.negative_share:
             negative = scene.negatives[int(rng.integers(len(scene.negatives)))]
-            crop, points = reader_sample(scene, negative, plan.reader_input_size, rng)
+            crop, points = reader_sample(
+                scene, negative, plan.reader_input_size, rng, cast_range=plan.reader_cast
+            )
             values.append(NOT_A_DIE)
             colors.append(IGNORED)
             known.append(1.0)
@@ -614,7 +620,9 @@ def reader_batch(
                 continue
             die = readable[int(rng.integers(len(readable)))]
             box = die.detected_box if die.detected_box is not None and rng.random() < 0.7 else die.box
-            crop, points = reader_sample(scene, box, plan.reader_input_size, rng, die.pips)
+            crop, points = reader_sample(
+                scene, box, plan.reader_input_size, rng, die.pips, cast_range=plan.reader_cast
+            )
             values.append(die.value - 1)
             colors.append(color_index[die.color])
             known.append(1.0 if die.pips else 0.0)
@@ -756,6 +764,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         default=defaults.reader_width,
         help="the reader's channels, times the base's",
     )
+    parser.add_argument(
+        "--reader-cast",
+        type=float,
+        nargs=2,
+        default=defaults.reader_cast,
+        metavar=("LOW", "HIGH"),
+        help="the range of each channel's gain in a reader crop's colour cast",
+    )
     parser.add_argument("--detector", type=Path, default=DETECTOR_MODEL, help="where to write the detector")
     parser.add_argument("--reader", type=Path, default=READER_MODEL, help="where to write the reader")
     parser.add_argument(
@@ -776,6 +792,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         detector_steps=args.detector_steps,
         reader_steps=args.reader_steps,
         reader_width=args.reader_width,
+        reader_cast=tuple(args.reader_cast),
     )
     train(
         plan,

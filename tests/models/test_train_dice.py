@@ -120,6 +120,28 @@ def test_reader_samples_carry_their_pips_through_the_crop_and_its_quarter_turns(
         assert peaks.shape == (48 // PIP_MAP_STRIDE,) * 2 and 0.5 < peaks.max() <= 1.0
 
 
+def test_a_reader_crops_colour_cast_stays_within_the_plans_range() -> None:
+    """On a coloured table with nothing neutral the white balance leaves the cast in place, so the crop's
+    channel ratios move by the cast alone: within a narrow range's bounds, beyond them with the wide one."""
+    image = np.zeros((200, 200, 3), np.uint8)
+    image[:] = (40, 110, 200)
+    scene = training_scene(image, ())
+
+    def green_to_red_shifts(cast_range: tuple[float, float]) -> list[float]:
+        rng = np.random.default_rng(11)
+        shifts = []
+        for _ in range(40):
+            crop, _points = reader_sample(scene, (80.0, 80.0, 120.0, 120.0), 48, rng, cast_range=cast_range)
+            _blue, green, red = crop.reshape(-1, 3).astype(np.float32).mean(axis=0)
+            shifts.append(float(green / red) / (110 / 200))
+        return shifts
+
+    narrow = green_to_red_shifts((0.9, 1.1))
+    assert min(narrow) > 0.9 / 1.1 - 0.03 and max(narrow) < 1.1 / 0.9 + 0.03
+    wide = green_to_red_shifts((0.75, 1.3))
+    assert min(wide) < 0.9 / 1.1 - 0.03 or max(wide) > 1.1 / 0.9 + 0.03
+
+
 def test_the_seed_decides_the_reader_a_run_exports(tmp_path: Path) -> None:
     """Same seed, same file byte for byte (the retrain command rebuilds what ships); another seed, another."""
 
