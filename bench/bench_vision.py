@@ -5,9 +5,10 @@ a 1280x720 frame with 20 dice and a 4032x3024 phone photo with 20 dice, each as 
 thread and on two (onnxruntime intra-op threads and OpenCV threads); then accuracy on the real photos'
 validation split, on rendered scenes (value and colour per die), and on the split's dice cut out and laid on
 rendered tables (`vision.synth.real_dice`: real dice on tables the photos never show), each rendered set with
-its value and colour accuracy by the size of the dice's top faces and its commonest misreads. `--reader FILE`
-scores a candidate reader (a training run's output) instead of the shipped one, on the same photos and
-scenes; `--second-look-below 0` measures accuracy with one look at every die.
+its value and colour accuracy by the size of the dice's top faces (and, for the renderer's own dice, by the
+glare on them) and its commonest misreads. `--reader FILE` scores a candidate reader (a training run's
+output) instead of the shipped one, on the same photos and scenes; `--second-look-below 0` measures accuracy
+with one look at every die.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import argparse
 import math
 import statistics
 from collections import Counter
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import cv2
@@ -104,27 +106,27 @@ def bench_accuracy(scenes: int, reader: Path, second_look_below: float) -> None:
     print_breakdown(die_outcomes(on_tables))
 
 
-FACE_SIZES = ((0.0, 25.0), (25.0, 35.0), (35.0, 50.0), (50.0, math.inf))
+FACE_SIZES = (
+    ("0-25 px", 0.0, 25.0),
+    ("25-35 px", 25.0, 35.0),
+    ("35-50 px", 35.0, 50.0),
+    ("50 px and up", 50.0, math.inf),
+)
 """Bins of a top face's edge in pixels: small faces are where values go wrong most."""
+GLARES = (("none", 0.0, 0.01), ("up to 0.6", 0.01, 0.6), ("0.6-0.9", 0.6, 0.9), ("0.9 and up", 0.9, math.inf))
+"""Bins of the peak brightness a lamp's glare adds to a top face (`RenderedDie.glare`, 0.3-1.2): a strong
+highlight can hide a white pip or pass for one."""
 MISREADS_SHOWN = 6
 """The commonest misreads printed, of values and of colours."""
 
 
 def print_breakdown(outcomes: list[DieOutcome]) -> None:
-    """Value and colour accuracy of the dice found, by the size of their top face, and the commonest
-    misreads: where a reader loses its points."""
-    bins = []
-    for low, high in FACE_SIZES:
-        chosen = [o for o in outcomes if low <= o.face_px < high]
-        judged = [o for o in chosen if o.color != OTHER_COLOR]
-        name = f"{low:.0f}-{high:.0f} px" if math.isfinite(high) else f"{low:.0f} px and up"
-        if not chosen:
-            bins.append(f"{name} no dice")
-            continue
-        value = sum(o.read_value == o.value for o in chosen) / len(chosen)
-        colour = sum(o.read_color == o.color for o in judged) / len(judged) if judged else math.nan
-        bins.append(f"{name} {len(chosen)} dice, value {value:.2%}, colour {colour:.2%}")
-    print(f"  by top face: {'; '.join(bins)}")
+    """Value and colour accuracy of the dice found, by the size of their top face and by the glare on it
+    (rendered dice only: a real die laid on a table keeps its photo's light), and the commonest misreads:
+    where a reader loses its points."""
+    print(f"  by top face: {binned(outcomes, lambda o: o.face_px, FACE_SIZES)}")
+    if any(o.glare for o in outcomes):
+        print(f"  by glare: {binned(outcomes, lambda o: o.glare, GLARES)}")
     values = Counter(f"{o.value} read {o.read_value}" for o in outcomes if o.read_value != o.value)
     colours = Counter(
         f"{o.color} read {o.read_color}"
@@ -134,6 +136,25 @@ def print_breakdown(outcomes: list[DieOutcome]) -> None:
     for kind, misreads in (("value", values), ("colour", colours)):
         common = ", ".join(f"{pair} {count}" for pair, count in misreads.most_common(MISREADS_SHOWN))
         print(f"  {kind} misreads ({misreads.total()}), commonest: {common or 'none'}")
+
+
+def binned(
+    outcomes: list[DieOutcome],
+    measure: Callable[[DieOutcome], float],
+    bins: Sequence[tuple[str, float, float]],
+) -> str:
+    """Value and colour accuracy of the outcomes whose `measure` falls in each (name, low, high) bin."""
+    parts = []
+    for name, low, high in bins:
+        chosen = [o for o in outcomes if low <= measure(o) < high]
+        judged = [o for o in chosen if o.color != OTHER_COLOR]
+        if not chosen:
+            parts.append(f"{name} no dice")
+            continue
+        value = sum(o.read_value == o.value for o in chosen) / len(chosen)
+        colour = sum(o.read_color == o.color for o in judged) / len(judged) if judged else math.nan
+        parts.append(f"{name} {len(chosen)} dice, value {value:.2%}, colour {colour:.2%}")
+    return "; ".join(parts)
 
 
 def main() -> None:

@@ -213,14 +213,15 @@ class RenderedReading:
 
 @dataclass(frozen=True)
 class DieOutcome:
-    """An expected rendered die that was found: what it is, what was read, and how big its top face
-    looked (the mean of its four edges, in pixels)."""
+    """An expected rendered die that was found: what it is, what was read, how big its top face looked
+    (the mean of its four edges, in pixels) and the glare on it (`RenderedDie.glare`)."""
 
     value: int
     color: str
     read_value: int
     read_color: str
     face_px: float
+    glare: float = 0.0
 
 
 def read_rendered_scenes(
@@ -249,7 +250,7 @@ def die_outcomes(readings: Iterable[RenderedReading]) -> list[DieOutcome]:
             die, found = expected[ti], held[fi]
             edges = np.roll(die.top_face, -1, axis=0) - die.top_face
             face_px = float(np.linalg.norm(edges, axis=1).mean())
-            outcomes.append(DieOutcome(die.value, die.color, found.value, found.color, face_px))
+            outcomes.append(DieOutcome(die.value, die.color, found.value, found.color, face_px, die.glare))
     return outcomes
 
 

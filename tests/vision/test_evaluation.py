@@ -70,6 +70,8 @@ def test_every_expected_die_found_is_an_outcome_with_its_face_size() -> None:
     assert all(o.read_value == o.value and o.read_color == o.color for o in outcomes)
     # The face's edge is the renderer's die size, give or take the camera's slant.
     assert all(20.0 <= o.face_px <= 55.0 for o in outcomes)
+    labelled = {die.glare for reading in readings for die in reading.expected}
+    assert {o.glare for o in outcomes} == labelled
     report = summarise([reading.score() for reading in readings])
     assert report.value_accuracy == report.color_accuracy == report.recall == 1.0
 

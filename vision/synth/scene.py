@@ -118,6 +118,10 @@ class RenderedDie:
     visible_fraction: float
     level: int = 0
     """0 for a die on the table, 1 for one lying on another die (a stack, as in Cubist), and so on."""
+    glare: float = 0.0
+    """The peak brightness a lamp's glare adds to the top face (0.3-1.2 of full white; 0 without one): where
+    the pips are hardest to tell from a highlight. A real die laid from a photo keeps its photo's glare,
+    which this does not count."""
 
 
 @dataclass(frozen=True)
@@ -575,6 +579,7 @@ def draw_objects(
     glaring = rng.random() < looks.glare_probability
     order = sorted(range(len(objects)), key=lambda i: -float(camera.depth(objects[i].box.center[None])[0]))
     top_faces: dict[int, tuple[FloatArray, int]] = {}
+    glares: dict[int, float] = {}
     for index in order:
         placed = objects[index]
         glare = None
@@ -590,6 +595,7 @@ def draw_objects(
                     angle=rng.uniform(0, math.pi),
                     stretch=rng.uniform(5.0, 15.0),
                 )
+        glares[index] = glare.strength if glare is not None else 0.0
         values = CANONICAL_VALUES if placed.value is not None else None
         top_faces[index] = draw_box(
             image,
@@ -633,6 +639,7 @@ def draw_objects(
                 center=(float(center[0]), float(center[1])),
                 visible_fraction=min(seen / full_area, 1.0) if area else 0.0,
                 level=placed.level,
+                glare=glares[index],
             )
         )
     return labels

@@ -43,6 +43,18 @@ def test_the_same_seed_renders_the_same_scene() -> None:
         assert np.array_equal(a.top_face, b.top_face)
 
 
+def test_each_die_is_labelled_with_the_glare_on_its_top_face() -> None:
+    def glares(probability: float) -> list[float]:
+        config = SceneConfig(width=320, height=256, dice_count=(4, 8), glare_probability=probability)
+        return [die.glare for scene in scenes(config, 6) for die in scene.dice]
+
+    assert set(glares(0.0)) == {0.0}
+    lit = glares(1.0)
+    # A scene's lamp shows on about 70% of its dice, each highlight adding 0.3-1.2 of full white.
+    assert 0.5 < np.mean([glare > 0 for glare in lit]) < 0.9
+    assert all(glare == 0.0 or 0.3 <= glare <= 1.2 for glare in lit)
+
+
 def test_image_has_the_configured_size_and_type() -> None:
     scene = render_scene(SMALL, np.random.default_rng(1))
     assert scene.image.shape == (256, 320, 3)
