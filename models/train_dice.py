@@ -172,6 +172,9 @@ class TrainingPlan:
     reader_cast: tuple[float, float] = (0.75, 1.3)
     """The range of each channel's gain in a reader crop's colour cast: the white balance undoes the cast
     when the scene shows a neutral surface, and the reader learns to read through what is left."""
+    reader_bfloat16: bool = False
+    """Train the reader under bfloat16 autocast, channels last (the weights stay float32): about twice as
+    fast a step on a processor with AVX-512 BF16, so a wider reader fits the same training time."""
     real_share: float = 0.25
     negative_share: float = 0.2
 
@@ -645,7 +648,9 @@ def detector_losses(network: DiceDetectorNet, batch: Batch) -> dict[str, torch.T
 
 def reader_losses(network: DiceReaderNet, batch: Batch) -> dict[str, torch.Tensor]:
     crops, values, colors, pip_maps, known = batch
-    value_logits, color_logits, pip_logits = network.forward_with_pips(crops)
+    value_logits, color_logits, pip_logits = (
+        logits.float() for logits in network.forward_with_pips(crops)
+    )  # float32 losses under bfloat16 autocast
     pip_loss = functional.binary_cross_entropy_with_logits(pip_logits, pip_maps, reduction="none")
     return {
         "value loss": functional.cross_entropy(value_logits, values, label_smoothing=0.05),
@@ -665,8 +670,13 @@ def fit(
     stream: BatchStream,
     losses_of: Callable[[Network, Batch], dict[str, torch.Tensor]],
     learning_rate: float,
+    bfloat16: bool = False,
 ) -> None:
-    """AdamW with a one-cycle schedule over the stream's batches; prints the losses every 250 steps."""
+    """AdamW with a one-cycle schedule over the stream's batches; prints the losses every 250 steps. With
+    `bfloat16`, the forward pass runs under bfloat16 autocast on channels-last tensors (the weights, the
+    optimiser and the exported graph stay float32)."""
+    if bfloat16:
+        network.to(memory_format=torch.channels_last)  # type: ignore[call-overload]  # accepted, not in the stubs
     optimizer = torch.optim.AdamW(network.parameters(), lr=learning_rate, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(
         optimizer, learning_rate, total_steps=stream.steps, pct_start=0.1
@@ -675,7 +685,10 @@ def fit(
     network.train()
     started = time.perf_counter()
     for step, batch in enumerate(loader):
-        losses = losses_of(network, batch)
+        if bfloat16:
+            batch = (batch[0].contiguous(memory_format=torch.channels_last), *batch[1:])
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bfloat16):
+            losses = losses_of(network, batch)
         optimizer.zero_grad()
         sum(losses.values()).backward()  # type: ignore[union-attr]
         optimizer.step()
@@ -683,6 +696,8 @@ def fit(
         if step % 250 == 0 or step == stream.steps - 1:
             shown = ", ".join(f"{key} {value.item():.3f}" for key, value in losses.items())
             print(f"{name} step {step}: {shown} ({time.perf_counter() - started:.0f} s)", flush=True)
+    if bfloat16:
+        network.to(memory_format=torch.contiguous_format)  # type: ignore[call-overload]
     network.eval()
 
 
@@ -734,7 +749,14 @@ def train(
         real = mine_detections(real, detector_path, rng)
         reader = DiceReaderNet(VALUE_CLASSES, len(COLOR_CLASSES), plan.reader_width)
         make_batch = functools.partial(reader_batch, synthetic, real, plan)
-        fit("reader", reader, BatchStream(make_batch, plan.reader_steps, seed + 2), reader_losses, 5e-3)
+        fit(
+            "reader",
+            reader,
+            BatchStream(make_batch, plan.reader_steps, seed + 2),
+            reader_losses,
+            5e-3,
+            plan.reader_bfloat16,
+        )
         export(
             reader,
             torch.zeros(1, 3, plan.reader_input_size, plan.reader_input_size),
@@ -772,6 +794,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         metavar=("LOW", "HIGH"),
         help="the range of each channel's gain in a reader crop's colour cast",
     )
+    parser.add_argument(
+        "--reader-bfloat16",
+        action=argparse.BooleanOptionalAction,
+        default=defaults.reader_bfloat16,
+        help="train the reader under bfloat16 autocast (about twice as fast with AVX-512 BF16)",
+    )
     parser.add_argument("--detector", type=Path, default=DETECTOR_MODEL, help="where to write the detector")
     parser.add_argument("--reader", type=Path, default=READER_MODEL, help="where to write the reader")
     parser.add_argument(
@@ -793,6 +821,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         reader_steps=args.reader_steps,
         reader_width=args.reader_width,
         reader_cast=tuple(args.reader_cast),
+        reader_bfloat16=args.reader_bfloat16,
     )
     train(
         plan,

@@ -80,6 +80,24 @@ def test_a_wider_reader_exports_more_weights_and_still_reads_crops(tmp_path: Pat
     assert len(readings) == 3
 
 
+def test_a_reader_trained_under_bfloat16_exports_a_float32_graph_and_rebuilds_byte_for_byte(
+    tmp_path: Path,
+) -> None:
+    def reader_trained(name: str, *options: str) -> Path:
+        reader = tmp_path / name
+        tiny = ["--synthetic-scenes=2", "--reader-scenes=2", "--reader-steps=3", "--skip-validation"]
+        main([*tiny, "--reader-only", "--seed=7", f"--reader={reader}", *options])
+        return reader
+
+    mixed = reader_trained("mixed.onnx", "--reader-bfloat16")
+    assert reader_trained("again.onnx", "--reader-bfloat16").read_bytes() == mixed.read_bytes()
+    assert reader_trained("plain.onnx", "--no-reader-bfloat16").read_bytes() != mixed.read_bytes()
+    crops = [np.full((48, 48, 3), 120, np.uint8)] * 2
+    readings = DiceReader(model=mixed).read_crops(crops, COLOR_SETS["all"])
+    assert len(readings) == 2
+    assert all(0.0 <= reading.die_probability <= 1.0 for reading in readings)
+
+
 def test_detector_only_leaves_the_reader_file_alone(tmp_path: Path) -> None:
     detector, reader = tmp_path / "detector.onnx", tmp_path / "reader.onnx"
     reader.write_bytes(b"the shipped reader")
