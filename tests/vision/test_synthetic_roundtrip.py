@@ -3,13 +3,23 @@
 Scenes use a seed the training never draws from, and stay inside the envelope the product promises
 (dice 20 px and up, tilt up to 35 degrees, the renderer's light, blur, noise and JPEG, distractors).
 
-Measured with the shipped models on these 1000 scenes (4497 dice), at the versions of `constraints.txt`:
-recall 98.78%, precision 95.24%, value accuracy 98.69%, colour accuracy 98.65% per die, short of issue 3's
-99.5% for value and colour. Until session 27 the module read 200 scenes, too few to tell two readers
-apart: on the first 200 the reader before (session 15's) read 99.12% of values and the shipped one 98.68%,
-on all 1000 98.65% and 98.69% (colour 98.81% and 98.65%; a one-off script repeating this module's round
-trip with each reader file). The floors below sit just under the measured
-figures and must be raised to the issue's when a better model ships.
+Measured with the shipped models on these 1000 scenes, at the versions of `constraints.txt`, short of issue
+3's 99.5% for value and colour:
+
+- session 27's machine (4497 dice): recall 98.78%, precision 95.24%, value accuracy 98.69%, colour accuracy
+  98.65% per die;
+- session 30's machine (4533 dice): recall 98.94%, precision 95.63%, value accuracy 98.37%, colour accuracy
+  98.48%.
+
+The renderer's geometry and pixels move with the processor (`models/MODEL_CARD.md`, Versions), so another
+machine draws other scenes from the same seed: a fresh sample of about 4500 dice, whose value and colour
+accuracy vary by about 0.2 points (one standard error) from the sampling alone. The floors therefore sit
+about half a point under the figures, past what two samples differ by, and still fail a reader that
+regresses by more than that. (Until session 30 they sat 0.15 under session 27's figures, and this module
+failed on session 30's machine with the same files.) Until session 27 the module read 200 scenes, too few
+to tell two readers apart: on the first 200 the reader before (session 15's) read 99.12% of values and the
+shipped one 98.68%, on all 1000 98.65% and 98.69% (colour 98.81% and 98.65%; a one-off script repeating this
+module's round trip with each reader file). Raise the floors to the issue's when a model reaches it.
 """
 
 from __future__ import annotations
@@ -43,9 +53,9 @@ def test_every_visible_die_is_found(scores: list[PhotoScore]) -> None:
 
 def test_value_accuracy_per_die(scores: list[PhotoScore]) -> None:
     report = summarise(scores)
-    assert report.value_accuracy >= 0.985, str(report)
+    assert report.value_accuracy >= 0.98, str(report)
 
 
 def test_colour_accuracy_per_die(scores: list[PhotoScore]) -> None:
     report = summarise(scores)
-    assert report.color_accuracy >= 0.985, str(report)
+    assert report.color_accuracy >= 0.98, str(report)
