@@ -7,10 +7,13 @@ nor against (`unlabelled.csv`; counted as extra, precision 99.45% and 28 of 30).
 floors; one more die missed, misread or invented fails the exact-photos floor.
 
 The same photos' dice are also cut out and laid on the renderer's tables (wood, felt, cloth, boards) under
-its light, blur, noise and JPEG: real dice on tables no photo shows. Measured on the 150 scenes here with the
-shipped models: recall 98.96%, precision 95.57%, value accuracy 94.61%, colour accuracy 98.89% (with the
-reader before, session 15's, trained under the white balance before session 16's: 98.67%, 95.28%, 93.54%,
-93.47%; a one-off script repeating this module's scenes with each reader file); the floors sit just under.
+its light, blur, noise and JPEG: real dice on tables no photo shows. Measured on the 600 scenes here (2686
+dice) with the shipped models: recall 99.40%, precision 95.91%, value accuracy 94.12%, colour accuracy
+98.42% (session 30). Until session 30 the module laid 150 scenes (675 dice), whose figures (98.96%, 95.57%,
+94.61%, 98.89%; with the reader before, session 15's, 98.67%, 95.28%, 93.54%, 93.47%) stood a lucky half
+point above the 600's; its floors sat just under them, so another machine's renders (which move with the
+processor: `tests/vision/test_synthetic_roundtrip.py`) would have failed them about as often as not. The
+floors now sit about two and a half standard errors of a 2686-dice sample under the figures.
 """
 
 from __future__ import annotations
@@ -73,7 +76,7 @@ def on_tables(recognizer: DiceRecognizer) -> AccuracyReport:
         lambda image: recognizer.recognize_pixels(image, COLOR_SETS["all"]).dice,
         ON_TABLES,
         seed=90211,
-        scenes=150,
+        scenes=600,
         render=lambda config, rng: render_real_dice_scene(config, crops, rng),
     )
     return summarise([reading.score() for reading in readings])
@@ -85,5 +88,5 @@ def test_real_dice_on_other_tables_are_found(on_tables: AccuracyReport) -> None:
 
 
 def test_real_dice_on_other_tables_are_read(on_tables: AccuracyReport) -> None:
-    assert on_tables.value_accuracy >= 0.94, str(on_tables)
-    assert on_tables.color_accuracy >= 0.985, str(on_tables)
+    assert on_tables.value_accuracy >= 0.93, str(on_tables)
+    assert on_tables.color_accuracy >= 0.978, str(on_tables)
