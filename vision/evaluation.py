@@ -221,7 +221,7 @@ class DieOutcome:
     read_value: int
     read_color: str
     face_px: float
-    glare: float = 0.0
+    glare: float
 
 
 def read_rendered_scenes(
