@@ -92,6 +92,10 @@ def test_a_reader_trained_under_bfloat16_exports_a_float32_graph_and_rebuilds_by
     mixed = reader_trained("mixed.onnx", "--reader-bfloat16")
     assert reader_trained("again.onnx", "--reader-bfloat16").read_bytes() == mixed.read_bytes()
     assert reader_trained("plain.onnx", "--no-reader-bfloat16").read_bytes() != mixed.read_bytes()
+    import onnx  # the train extra's exporter, there wherever torch is
+
+    (pixels,) = onnx.load(str(mixed)).graph.input
+    assert pixels.type.tensor_type.elem_type == onnx.TensorProto.FLOAT
     crops = [np.full((48, 48, 3), 120, np.uint8)] * 2
     readings = DiceReader(model=mixed).read_crops(crops, COLOR_SETS["all"])
     assert len(readings) == 2

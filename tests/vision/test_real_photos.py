@@ -9,11 +9,12 @@ floors; one more die missed, misread or invented fails the exact-photos floor.
 The same photos' dice are also cut out and laid on the renderer's tables (wood, felt, cloth, boards) under
 its light, blur, noise and JPEG: real dice on tables no photo shows. Measured on the 600 scenes here (2686
 dice) with the shipped models: recall 99.40%, precision 95.91%, value accuracy 94.12%, colour accuracy
-98.42% (session 30). Until session 30 the module laid 150 scenes (675 dice), whose figures (98.96%, 95.57%,
-94.61%, 98.89%; with the reader before, session 15's, 98.67%, 95.28%, 93.54%, 93.47%) stood a lucky half
-point above the 600's; its floors sat just under them, so another machine's renders (which move with the
-processor: `tests/vision/test_synthetic_roundtrip.py`) would have failed them about as often as not. The
-floors now sit about two and a half standard errors of a 2686-dice sample under the figures.
+98.42% (session 30). Until session 30 the module laid the first 150 of these scenes (675 dice), whose
+figures (98.96%, 95.57%, 94.61%, 98.89%, the same on session 27's machine and session 30's; with the reader
+before, session 15's, 98.67%, 95.28%, 93.54%, 93.47%) stood about half a point above the 600's, and its
+floors just under them: the colour floor (98.5%) was above what the 600 scenes read, held only by the first
+150 reading well. Renders move with the processor (`tests/vision/test_synthetic_roundtrip.py`), so the
+floors now sit about two and a half standard errors of a 2686-dice sample under the 600's figures.
 """
 
 from __future__ import annotations
