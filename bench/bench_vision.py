@@ -1,14 +1,15 @@
 """Recognition speed and accuracy: `python bench/bench_vision.py` (add --scenes N for a longer round trip).
 
 Prints the median milliseconds of each stage (decode, detect, read, total) for a 640x640 photo with 10 dice,
-a 1280x720 frame with 20 dice and a 4032x3024 phone photo with 20 dice, each as a JPEG file's bytes, on one
-thread and on two (onnxruntime intra-op threads and OpenCV threads); then accuracy on the real photos'
-validation split, on rendered scenes (value and colour per die), and on the split's dice cut out and laid on
-rendered tables (`vision.synth.real_dice`: real dice on tables the photos never show), each rendered set with
-its value and colour accuracy by the size of the dice's top faces (and, for the renderer's own dice, by the
-glare on them) and its commonest misreads. `--reader FILE` scores a candidate reader (a training run's
-output) instead of the shipped one, on the same photos and scenes; `--second-look-below 0` measures accuracy
-with one look at every die.
+a 1280x720 frame with 20 dice, a 4032x3024 phone photo with 20 dice and one of a whole table with 20 small
+dice, each as a JPEG file's bytes, on one thread and on two (onnxruntime intra-op threads and OpenCV
+threads); then accuracy on the real photos' validation split, on rendered scenes (value and colour per die),
+on the split's dice cut out and laid on rendered tables (`vision.synth.real_dice`: real dice on tables the
+photos never show), and on 12 MP phone photos of a whole table (dice 20-60 px, read from JPEG bytes as the
+command reads them), each rendered set with its value and colour accuracy by the size of the dice's top
+faces (and, for the renderer's own dice, by the glare on them) and its commonest misreads. `--reader FILE`
+scores a candidate reader (a training run's output) instead of the shipped one, on the same photos and
+scenes; `--second-look-below 0` measures accuracy with one look at every die.
 """
 
 from __future__ import annotations
@@ -49,8 +50,13 @@ LATENCY_CASES = {
     "4032x3024, 20 dice": SceneConfig(
         width=4032, height=3024, dice_count=(20, 20), die_size_px=(110.0, 200.0)
     ),
+    "4032x3024, 20 small": SceneConfig(
+        width=4032, height=3024, dice_count=(20, 20), die_size_px=(30.0, 60.0)
+    ),
 }
 ROUND_TRIP_CONFIG = SceneConfig(width=400, height=400, dice_count=(1, 8), die_size_px=(20.0, 80.0))
+WHOLE_TABLE_CONFIG = SceneConfig(width=4032, height=3024, dice_count=(8, 20), die_size_px=(20.0, 60.0))
+"""A phone's 12 MP photo of a whole table from standing height: the detector's fine pass finds its dice."""
 
 
 def jpeg_bytes(config: SceneConfig, seed: int) -> tuple[bytes, int]:
@@ -104,6 +110,18 @@ def bench_accuracy(scenes: int, reader: Path, second_look_below: float) -> None:
         f"{summarise([reading.score() for reading in on_tables])}"
     )
     print_breakdown(die_outcomes(on_tables))
+
+    def read_jpeg(image: BGRImage) -> tuple[DetectedDie, ...]:
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        assert ok
+        return recognizer.recognize(data.tobytes(), COLOR_SETS["all"]).dice
+
+    whole_tables = read_rendered_scenes(read_jpeg, WHOLE_TABLE_CONFIG, seed=2024, scenes=max(scenes // 50, 1))
+    print(
+        "12 MP photos of a whole table, dice 20-60 px: "
+        f"{summarise([reading.score() for reading in whole_tables])}"
+    )
+    print_breakdown(die_outcomes(whole_tables))
 
 
 FACE_SIZES = (

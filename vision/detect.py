@@ -2,8 +2,13 @@
 centres, each die's box size and the centre's sub-cell offset; peaks of the heatmap are the dice.
 
 The image is first shrunk so its long side is at most `working_long_side`: the detector is trained for dice
-of about 8 to 120 px at that scale, which covers 20 px dice in a 1280x720 frame and phone photos whose
-dice are at least 1/50 of the long side.
+of about 8 to 120 px at that scale, which covers 20 px dice in a 1280x720 frame. A bigger photo (a phone's
+12 MP of a whole table from standing height, dice 30-60 px across) would leave its small dice a few pixels
+wide there: where the coarse pass finds no sure dice, or sure dice of a size the finer scale sees better,
+the photo is searched again at the scale that keeps the smallest die asked for at `DETECTABLE_DIE_PX`, and
+that pass answers. One pass answers for the whole photo, because the dice on one table are about the same
+size in it (`vision.recognizer.without_specks` counts on that too), and because the fine pass boxes a big
+die's top face or side apart from the whole die.
 """
 
 from __future__ import annotations
@@ -28,9 +33,22 @@ DETECTOR_MODEL = MODELS_FOLDER / "dice_detector.onnx"
 FloatArray = npt.NDArray[np.float32]
 
 
+DETECTABLE_DIE_PX = 10.0
+"""A die this wide at the working scale is well inside the detector's trained range (8 to 120 px)."""
+COARSE_ENOUGH = 2.5
+"""The coarse pass answers when its sure dice measure this many times `DETECTABLE_DIE_PX` at its scale (the
+median of them): 25 px, where it reads the dice of the benchmark's photos."""
+SURE_SCORE = 0.5
+"""A coarse candidate this sure is taken for a die in deciding which pass answers."""
+
+
 @dataclass(frozen=True)
 class DetectorSettings:
     working_long_side: int = 640
+    smallest_die_px: float = 20.0
+    """The smallest die to find, in the pixels of the image as stored (issue 3's range is 20-200 px): where
+    the working scale would shrink it under `DETECTABLE_DIE_PX`, the fine pass runs (for images given at
+    their stored size, those whose long side is over 1280 px)."""
     min_score: float = 0.2
     """Low on purpose: the reader rejects candidates that are not dice."""
     max_dice: int = 200
@@ -47,12 +65,8 @@ class DieCandidate:
 
 def detector_input(pixels: BGRImage, working_long_side: int) -> tuple[FloatArray, float]:
     """Shrink (never enlarge) to the working scale, pad to a multiple of 16, and lay out as 1x3xHxW."""
-    height, width = pixels.shape[:2]
-    scale = min(1.0, working_long_side / max(height, width))
-    working: BGRImage = pixels
-    if scale < 1.0:
-        size = (max(1, round(width * scale)), max(1, round(height * scale)))
-        working = cast(BGRImage, cv2.resize(pixels, size, interpolation=cv2.INTER_AREA))
+    scale = min(1.0, working_long_side / max(pixels.shape[:2]))
+    working = shrunk(pixels, working_long_side)
     pad_bottom = -working.shape[0] % DETECTOR_ALIGNMENT
     pad_right = -working.shape[1] % DETECTOR_ALIGNMENT
     if pad_bottom or pad_right:
@@ -105,7 +119,46 @@ class DiceDetector:
         self._session = open_session(model, threads, "python -m models.train_dice")
         self._input_name = self._session.get_inputs()[0].name
 
-    def find(self, pixels: BGRImage) -> list[DieCandidate]:
-        tensor, scale = detector_input(pixels, self.settings.working_long_side)
+    def find(self, pixels: BGRImage, scale: float = 1.0) -> list[DieCandidate]:
+        """Dice boxes in `pixels` (`scale` times the stored image's size), the surest first: from the pass at
+        the working scale, or where that is too coarse for the smallest dice, from a finer one."""
+        long_side = max(pixels.shape[:2])
+        working = self.settings.working_long_side
+        fine_side = fine_long_side(long_side, working, self.settings.smallest_die_px * scale)
+        if fine_side is None:
+            return self._pass(pixels, working)
+        fine_pixels = shrunk(pixels, fine_side)
+        # The coarse pass shrinks the fine copy further: cheaper than shrinking the whole image again.
+        unscale = long_side / max(fine_pixels.shape[:2])
+        coarse = self._pass(fine_pixels, working, unscale)
+        sure = [_side(candidate) for candidate in coarse if candidate.score >= SURE_SCORE]
+        if sure and float(np.median(sure)) >= COARSE_ENOUGH * DETECTABLE_DIE_PX * long_side / working:
+            return coarse
+        return self._pass(fine_pixels, fine_side, unscale)
+
+    def _pass(self, pixels: BGRImage, working_long_side: int, unscale: float = 1.0) -> list[DieCandidate]:
+        """One pass with `pixels` shrunk to `working_long_side`; boxes in `pixels` times `unscale`."""
+        tensor, scale = detector_input(pixels, working_long_side)
         (prediction,) = self._session.run(None, {self._input_name: tensor})
-        return heatmap_peaks(prediction[0], self.settings, pixels_per_cell=DETECTOR_STRIDE / scale)
+        return heatmap_peaks(prediction[0], self.settings, pixels_per_cell=DETECTOR_STRIDE * unscale / scale)
+
+
+def fine_long_side(long_side: int, working_long_side: int, smallest_die_px: float) -> int | None:
+    """The long side at which a die `smallest_die_px` across is `DETECTABLE_DIE_PX` (never more than the
+    image's own), or None where the working scale is already fine enough for it."""
+    fine = min(long_side, round(long_side * DETECTABLE_DIE_PX / smallest_die_px))
+    return fine if fine > working_long_side else None
+
+
+def shrunk(pixels: BGRImage, long_side: int) -> BGRImage:
+    """`pixels` shrunk (never enlarged) so that the long side is `long_side`."""
+    scale = long_side / max(pixels.shape[:2])
+    if scale >= 1.0:
+        return pixels
+    size = (max(1, round(pixels.shape[1] * scale)), max(1, round(pixels.shape[0] * scale)))
+    return cast(BGRImage, cv2.resize(pixels, size, interpolation=cv2.INTER_AREA))
+
+
+def _side(candidate: DieCandidate) -> float:
+    box = candidate.box
+    return max(box[2] - box[0], box[3] - box[1])

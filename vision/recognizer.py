@@ -20,10 +20,15 @@ from vision.detect import DETECTOR_MODEL, DetectorSettings, DiceDetector
 from vision.observation import DetectedDie, DiceObservation, box_centre, share_inside
 from vision.read import READER_MODEL, SECOND_LOOK_BELOW, DiceReader
 
+READING_LONG_SIDE = 2000
+"""The long side a big photo is decoded at, at least: a 12 MP phone photo at half its resolution (libjpeg's
+1/2 scale), where its smallest dice are still 10 px for the detector's fine pass, and where the 30-60 px dice
+of a whole table seen from standing height keep 15-30 px for the reader."""
+
 
 @dataclass(frozen=True)
 class RecognizerSettings:
-    decode: DecodeLimits = field(default_factory=DecodeLimits)
+    decode: DecodeLimits = field(default_factory=lambda: DecodeLimits(target_long_side=READING_LONG_SIDE))
     detector: DetectorSettings = field(default_factory=DetectorSettings)
     min_confidence: float = 0.3
     """A candidate is reported when detector score x the reader's probability that it is a die reaches
@@ -59,7 +64,7 @@ class DiceRecognizer:
         started = time.perf_counter()
         decoded = decode_image(source, self.settings.decode)
         decode_ms = (time.perf_counter() - started) * 1000
-        observation = self.recognize_pixels(decoded.pixels, colors)
+        observation = self.recognize_pixels(decoded.pixels, colors, decoded.scale)
         scale_x = decoded.stored_width / decoded.pixels.shape[1]
         scale_y = decoded.stored_height / decoded.pixels.shape[0]
         dice = tuple(
@@ -78,10 +83,13 @@ class DiceRecognizer:
         timings["total"] = (time.perf_counter() - started) * 1000
         return DiceObservation(decoded.stored_width, decoded.stored_height, dice, timings)
 
-    def recognize_pixels(self, pixels: BGRImage, colors: Sequence[str] = DIE_COLORS) -> DiceObservation:
-        """Find and read dice in already decoded BGR pixels; coordinates are in those pixels."""
+    def recognize_pixels(
+        self, pixels: BGRImage, colors: Sequence[str] = DIE_COLORS, scale: float = 1.0
+    ) -> DiceObservation:
+        """Find and read dice in already decoded BGR pixels, `scale` times the stored image's size;
+        coordinates are in those pixels."""
         started = time.perf_counter()
-        candidates = self.detector.find(pixels)
+        candidates = self.detector.find(pixels, scale)
         found = time.perf_counter()
         readings = self.reader.read(pixels, [c.box for c in candidates], colors)
         read = time.perf_counter()

@@ -1,11 +1,19 @@
-"""Detector stage: input preparation, heatmap decoding, and the shipped model on rendered scenes."""
+"""Detector stage: input preparation, heatmap decoding, the fine pass for small dice in big photos, and the
+shipped model on rendered scenes."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from vision.detect import DETECTOR_STRIDE, DetectorSettings, DiceDetector, detector_input, heatmap_peaks
+from vision.detect import (
+    DETECTOR_STRIDE,
+    DetectorSettings,
+    DiceDetector,
+    detector_input,
+    fine_long_side,
+    heatmap_peaks,
+)
 from vision.evaluation import match_boxes
 from vision.synth.scene import SceneConfig, render_scene
 
@@ -75,3 +83,63 @@ def test_stride_matches_the_network_output() -> None:
     tensor, _ = detector_input(np.zeros((256, 320, 3), np.uint8), 640)
     (maps,) = detector._session.run(None, {detector._input_name: tensor})
     assert maps.shape == (1, 5, 256 // DETECTOR_STRIDE, 320 // DETECTOR_STRIDE)
+
+
+def test_a_photo_whose_smallest_die_the_working_scale_keeps_gets_no_fine_pass() -> None:
+    """20 px dice are 10 px in the 640-px copy of a 1280x720 frame: one pass, as before the fine pass."""
+    assert fine_long_side(1280, 640, 20.0) is None
+    assert fine_long_side(400, 640, 20.0) is None
+    assert fine_long_side(4032, 640, 200.0) is None
+
+
+def test_the_fine_pass_keeps_the_smallest_die_at_the_detectable_size_and_never_enlarges() -> None:
+    assert fine_long_side(4032, 640, 20.0) == 2016
+    assert fine_long_side(2016, 640, 10.0) == 2016
+    assert fine_long_side(2016, 640, 5.0) == 2016
+
+
+def detector_runs(detector: DiceDetector) -> list[int]:
+    """Wraps the detector's session so that each network run is counted; returns the counter."""
+    runs: list[int] = []
+    session_run = detector._session.run
+
+    def counted(*args: object, **kwargs: object) -> object:
+        runs.append(1)
+        return session_run(*args, **kwargs)  # type: ignore[arg-type]
+
+    detector._session.run = counted  # type: ignore[method-assign]
+    return runs
+
+
+def twelve_mp_recall(detector: DiceDetector, die_size_px: tuple[float, float]) -> float:
+    rng = np.random.default_rng(12)
+    config = SceneConfig(width=4032, height=3024, dice_count=(8, 16), die_size_px=die_size_px)
+    truth_count = matched = 0
+    for _ in range(4):
+        scene = render_scene(config, rng)
+        truth = [d.box for d in scene.dice if d.visible_fraction >= 0.8]
+        found = [c.box for c in detector.find(scene.image) if c.score >= 0.3]
+        truth_count += len(truth)
+        matched += len(match_boxes(truth, found))
+    return matched / truth_count
+
+
+def test_small_dice_in_a_12_mp_photo_are_found_by_the_fine_pass() -> None:
+    """A whole table from standing height: dice 30-60 px in 4032x3024 are 5-10 px in the 640-px copy.
+    Measured (detector only, score 0.3 and up): 0.97 of them found with the fine pass, 0.82 without it."""
+    detector = DiceDetector()
+    runs = detector_runs(detector)
+    with_fine_pass = twelve_mp_recall(detector, (30.0, 60.0))
+    assert len(runs) == 2 * 4
+    coarse_alone = twelve_mp_recall(DiceDetector(DetectorSettings(smallest_die_px=1e9)), (30.0, 60.0))
+    assert with_fine_pass >= 0.93
+    assert with_fine_pass >= coarse_alone + 0.08
+
+
+def test_big_dice_in_a_12_mp_photo_are_left_to_the_coarse_pass() -> None:
+    """Dice 110-200 px are sure and big in the 640-px copy: the fine pass, which would box their faces apart,
+    does not run (one network run a photo). Measured: 46 of 47 dice found."""
+    detector = DiceDetector()
+    runs = detector_runs(detector)
+    assert twelve_mp_recall(detector, (110.0, 200.0)) >= 0.93
+    assert len(runs) == 4
