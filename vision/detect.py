@@ -37,7 +37,9 @@ DETECTABLE_DIE_PX = 10.0
 """A die this wide at the working scale is well inside the detector's trained range (8 to 120 px)."""
 COARSE_ENOUGH = 2.5
 """The coarse pass answers when its sure dice measure this many times `DETECTABLE_DIE_PX` at its scale (the
-median of them): 25 px, where it reads the dice of the benchmark's photos."""
+median of them): 157 px in a 12 MP photo. On six rendered 12 MP photos of each size (one-off runs, seed 5),
+110-200 px dice stayed the coarse pass's (found as before), and of 60-110 px dice the fine pass found 98.7%
+against the coarse pass's 90.8%."""
 SURE_SCORE = 0.5
 """A coarse candidate this sure is taken for a die in deciding which pass answers."""
 
