@@ -59,11 +59,16 @@ WHOLE_TABLE_CONFIG = SceneConfig(width=4032, height=3024, dice_count=(8, 20), di
 """A phone's 12 MP photo of a whole table from standing height: the detector's fine pass finds its dice."""
 
 
+def as_jpeg(image: BGRImage) -> bytes:
+    """A photo's bytes as a phone stores it: JPEG at quality 92."""
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    assert ok
+    return data.tobytes()
+
+
 def jpeg_bytes(config: SceneConfig, seed: int) -> tuple[bytes, int]:
     scene = render_scene(config, np.random.default_rng(seed))
-    ok, data = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    assert ok
-    return data.tobytes(), len(scene.dice)
+    return as_jpeg(scene.image), len(scene.dice)
 
 
 def bench_latency(repeats: int, reader: Path) -> None:
@@ -112,9 +117,7 @@ def bench_accuracy(scenes: int, reader: Path, second_look_below: float) -> None:
     print_breakdown(die_outcomes(on_tables))
 
     def read_jpeg(image: BGRImage) -> tuple[DetectedDie, ...]:
-        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-        assert ok
-        return recognizer.recognize(data.tobytes(), COLOR_SETS["all"]).dice
+        return recognizer.recognize(as_jpeg(image), COLOR_SETS["all"]).dice
 
     whole_tables = read_rendered_scenes(read_jpeg, WHOLE_TABLE_CONFIG, seed=2024, scenes=max(scenes // 50, 1))
     print(

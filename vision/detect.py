@@ -121,12 +121,12 @@ class DiceDetector:
         self._session = open_session(model, threads, "python -m models.train_dice")
         self._input_name = self._session.get_inputs()[0].name
 
-    def find(self, pixels: BGRImage, scale: float = 1.0) -> list[DieCandidate]:
-        """Dice boxes in `pixels` (`scale` times the stored image's size), the surest first: from the pass at
-        the working scale, or where that is too coarse for the smallest dice, from a finer one."""
+    def find(self, pixels: BGRImage, stored_scale: float = 1.0) -> list[DieCandidate]:
+        """Dice boxes in `pixels` (`stored_scale` times the stored image's size), the surest first: from the
+        pass at the working scale, or where that is too coarse for the smallest dice, from a finer one."""
         long_side = max(pixels.shape[:2])
         working = self.settings.working_long_side
-        fine_side = fine_long_side(long_side, working, self.settings.smallest_die_px * scale)
+        fine_side = fine_long_side(long_side, working, self.settings.smallest_die_px * stored_scale)
         if fine_side is None:
             return self._pass(pixels, working)
         fine_pixels = shrunk(pixels, fine_side)

@@ -84,12 +84,12 @@ class DiceRecognizer:
         return DiceObservation(decoded.stored_width, decoded.stored_height, dice, timings)
 
     def recognize_pixels(
-        self, pixels: BGRImage, colors: Sequence[str] = DIE_COLORS, scale: float = 1.0
+        self, pixels: BGRImage, colors: Sequence[str] = DIE_COLORS, stored_scale: float = 1.0
     ) -> DiceObservation:
-        """Find and read dice in already decoded BGR pixels, `scale` times the stored image's size;
+        """Find and read dice in already decoded BGR pixels, `stored_scale` times the stored image's size;
         coordinates are in those pixels."""
         started = time.perf_counter()
-        candidates = self.detector.find(pixels, scale)
+        candidates = self.detector.find(pixels, stored_scale)
         found = time.perf_counter()
         readings = self.reader.read(pixels, [c.box for c in candidates], colors)
         read = time.perf_counter()

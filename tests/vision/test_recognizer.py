@@ -41,10 +41,10 @@ def test_a_12_mp_photo_of_a_whole_table_is_read_at_half_size_down_to_its_smalles
     scales: list[float] = []
     find = recognizer.detector.find
 
-    def told(pixels: np.ndarray, scale: float = 1.0) -> list[DieCandidate]:
-        scales.append(scale)
+    def told(pixels: np.ndarray, stored_scale: float = 1.0) -> list[DieCandidate]:
+        scales.append(stored_scale)
         assert max(pixels.shape[:2]) == 2016
-        return find(pixels, scale)
+        return find(pixels, stored_scale)
 
     recognizer.detector.find = told  # type: ignore[method-assign]
     config = SceneConfig(width=4032, height=3024, dice_count=(12, 12), die_size_px=(30.0, 60.0))
