@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from companion_app.commands.cubist import cubist
 from companion_app.commands.detect import detect
 from companion_app.commands.mat import mat
 from companion_app.commands.runbuster import runbuster
@@ -24,3 +25,4 @@ main.add_command(runbuster)
 main.add_command(serve)
 main.add_command(detect)
 main.add_command(mat)
+main.add_command(cubist)

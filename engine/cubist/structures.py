@@ -34,6 +34,22 @@ def parse_position(text: str) -> Position:
     return (x, y, level)
 
 
+def parse_structure(text: str) -> Structure:
+    """Read what `str(Structure)` writes: ``x,y,level=value`` per die, spaces between; ``-`` for none."""
+    if text.strip() == "-":
+        return Structure()
+    dice: dict[Position, int] = {}
+    for item in text.split():
+        spot, equals, value = item.partition("=")
+        if not equals or not value.isdigit():
+            raise ParseError(f"malformed die {item!r}: expected x,y,level=value like 1,0,0=4")
+        position = parse_position(spot)
+        if position in dice:
+            raise ParseError(f"two dice at {spot} in {text!r}")
+        dice[position] = int(value)
+    return Structure(dice)
+
+
 def beside(position: Position) -> Iterator[Position]:
     """The four positions sharing a side with `position` on its level."""
     x, y, level = position

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core import InvalidData, ParseError
-from engine.cubist.structures import Blueprint, Structure, parse_position
+from engine.cubist.structures import Blueprint, Structure, parse_position, parse_structure
 
 
 def refusal_rule(structure: Structure, position: tuple[int, int, int], value: int) -> str | None:
@@ -131,3 +131,13 @@ def test_positions_parse_as_three_integers() -> None:
     assert parse_position("1,-2,0") == (1, -2, 0)
     with pytest.raises(ParseError, match="x,y,level"):
         parse_position("1,2")
+
+
+def test_the_structure_notation_round_trips_and_names_what_is_malformed() -> None:
+    tower = Structure({(0, 0, 0): 3, (1, 0, 0): 4, (1, 0, 1): 4})
+    assert str(tower) == "0,0,0=3 1,0,0=4 1,0,1=4"
+    assert parse_structure(str(tower)) == tower
+    assert parse_structure("-") == Structure()
+    for text, named in (("0,0,0", "0,0,0"), ("0,0=3", "0,0"), ("0,0,0=3 0,0,0=4", "two dice at 0,0,0")):
+        with pytest.raises(ParseError, match=named):
+            parse_structure(text)
