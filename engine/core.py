@@ -81,7 +81,10 @@ class Outcome:
 class Game(Protocol[S, M]):
     """What the app, the vision layer and the tests may rely on for any of the four games."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """The game's short name; read-only, so frozen engine dataclasses satisfy the protocol."""
+        ...
 
     def legal_moves(self, state: S) -> Iterator[M]:
         """Every legal decision of the player to move (empty at a chance node or a finished game)."""
