@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from companion_app.commands.cubist import cubist
+from companion_app.commands.cubist_photo import read_command as cubist_read_command
 from companion_app.commands.detect import detect
 from companion_app.commands.mat import mat
 from companion_app.commands.runbuster import runbuster
@@ -25,4 +26,5 @@ main.add_command(runbuster)
 main.add_command(serve)
 main.add_command(detect)
 main.add_command(mat)
+cubist.add_command(cubist_read_command)
 main.add_command(cubist)

@@ -1,0 +1,78 @@
+"""The workroom reader on rendered photos it never trained on (seeds from 200 000; the top-face finder
+trained on seeds below 3 000): faces found, values and colours read, top views read whole. The floors
+sit a little under what the shipped models measured here (`models/CUBIST_TOPS.md`), so a regression
+fails them."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.cubist.cards import bundled_cards
+from vision.cubist.evaluation import WorkroomScore, score_workroom
+from vision.cubist.workroom import WorkroomReader, WorkroomReading
+from vision.synth.cubist import CubistSceneConfig, WorkroomScene, render_workroom
+
+SEEDS = range(200_000, 200_040)
+
+
+@pytest.fixture(scope="module")
+def reader() -> WorkroomReader:
+    return WorkroomReader()
+
+
+@pytest.fixture(scope="module")
+def readings(reader: WorkroomReader) -> list[tuple[WorkroomScene, WorkroomReading]]:
+    scenes = [render_workroom(CubistSceneConfig(), np.random.default_rng(seed)) for seed in SEEDS]
+    return [(scene, reader.read_pixels(scene.image)) for scene in scenes]
+
+
+@pytest.fixture(scope="module")
+def total(readings: list[tuple[WorkroomScene, WorkroomReading]]) -> WorkroomScore:
+    scores = [score_workroom(scene, reading) for scene, reading in readings]
+    summed = scores[0]
+    for score in scores[1:]:
+        summed = summed + score
+    return summed
+
+
+def test_top_faces_are_found(total: WorkroomScore) -> None:
+    # Measured: 112 of 126 faces found (88.9%), 112 of 115 finds on a face (97.4%).
+    assert total.matched >= 0.87 * total.faces
+    assert total.matched >= 0.95 * total.found
+
+
+def test_values_and_colours_are_read(total: WorkroomScore) -> None:
+    # Measured: every value and colour of the 112 faces found read right.
+    assert total.values_right >= 0.97 * total.matched
+    assert total.colors_right >= 0.98 * total.matched
+
+
+def test_most_top_views_are_read_whole(readings: list[tuple[WorkroomScene, WorkroomReading]]) -> None:
+    exact = sum(score_workroom(scene, reading).exact for scene, reading in readings)
+    # Measured: 28 of 40.
+    assert exact >= 26
+
+
+def test_the_reading_says_what_the_rules_and_cards_say(
+    readings: list[tuple[WorkroomScene, WorkroomReading]],
+) -> None:
+    cards = bundled_cards()
+    for _, reading in readings:
+        view = reading.view
+        assert list(reading.problems) == view.problems()
+        assert [m.card.id for m in reading.matches] == [m.card.id for m in view.matching_installations(cards)]
+        placed = [column.column for column in reading.columns]
+        assert len(placed) == len(set(placed))
+
+
+def test_each_stage_is_timed(
+    reader: WorkroomReader, readings: list[tuple[WorkroomScene, WorkroomReading]]
+) -> None:
+    scene, _ = readings[0]
+    ok, encoded = cv2.imencode(".png", scene.image)
+    assert ok
+    reading = reader.read(encoded.tobytes())
+    assert set(reading.timings_ms) == {"decode", "find", "read", "place", "rules", "total"}
+    assert (reading.width, reading.height) == (scene.image.shape[1], scene.image.shape[0])
