@@ -18,11 +18,14 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from engine.core import Game, sample_chance
 from engine.cubist.game import Cubist
 from engine.cubist.game import Rules as CubistRules
+from engine.riverdragons.game import TEXT as RIVER_TEXT
+from engine.riverdragons.game import RiverDragons
 
 Ending = Callable[[Any], str]
 
@@ -52,6 +55,9 @@ def settings() -> list[tuple[str, Game[Any, Any], Callable[[], Any], Ending]]:
     for players in (2, 3, 4):
         cubist = Cubist(players, CubistRules(name="simulation", turn_limit=200))
         found.append((f"cubist {players}p", cubist, cubist.initial_state, lambda s: str(s.ended_by)))
+    for players in (2, 4, 6):
+        river = RiverDragons(players, replace(RIVER_TEXT, name="simulation", round_limit=20))
+        found.append((f"riverdragons {players}p", river, river.initial_state, lambda s: str(s.ended_by)))
     return found
 
 
