@@ -8,6 +8,7 @@ from companion_app.commands.cubist import cubist
 from companion_app.commands.cubist_photo import read_command as cubist_read_command
 from companion_app.commands.detect import detect
 from companion_app.commands.mat import mat
+from companion_app.commands.riverdragons import riverdragons
 from companion_app.commands.runbuster import runbuster
 from companion_app.commands.runbuster_photo import read_command
 from companion_app.commands.sagrada import sagrada
@@ -28,3 +29,4 @@ main.add_command(detect)
 main.add_command(mat)
 cubist.add_command(cubist_read_command)
 main.add_command(cubist)
+main.add_command(riverdragons)
