@@ -901,7 +901,11 @@ class RiverDragons:
         }
 
     def state_from_json(self, data: JSON) -> State:
-        """Read a state written by `state_to_json`: its shape and names; `violations` checks the rules."""
+        """Read a state written by `state_to_json`: its shape and names; `violations` checks the rules.
+
+        A hand-made state that breaks no rule may stop at a card that needs no decision: it is played on
+        as `apply` would (the engine's own states are already past such cards, so they read back
+        unchanged). A state with violations is returned as written, for `violations` to report."""
         if not isinstance(data, dict):
             raise InvalidData(f"a River Dragons state is a JSON object, got {type(data).__name__}")
         if data.get("rules") != self.rules.name:
@@ -944,7 +948,7 @@ class RiverDragons:
             raise InvalidData(f"malformed River Dragons state: {exc}") from None
         if state.players != self.players:
             raise InvalidData(f"state seats {state.players} players, this game has {self.players}")
-        return state
+        return state if self.violations(state) else self._settle(state)
 
     def _support(self, name: str) -> str:
         support = parse_support(name)

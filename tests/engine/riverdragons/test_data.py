@@ -86,6 +86,23 @@ def test_state_json_round_trips() -> None:
     assert GAME.state_to_json(mid_round_state())["planks"][0] == {"on": "v1-i10", "plank": "red3"}
 
 
+def test_a_hand_made_state_waiting_at_a_card_without_a_decision_is_played_on() -> None:
+    data = GAME.state_to_json(mid_round_state())
+    data["programs"][0] = ["dragon-yellow", "stone1", "plank1", "plank2", "remove"]
+    state = GAME.state_from_json(data)
+    # Red's dragon acts alone and cancels yellow's plank1, so red's stone1 at position 2 is the next decision.
+    assert (state.to_move, state.position) == (0, 2)
+    assert "stone i1" in {str(m) for m in GAME.legal_moves(state)}
+
+
+def test_a_state_breaking_the_rules_is_read_as_written() -> None:
+    data = GAME.state_to_json(mid_round_state())
+    data["programs"][0] = ["dragon-yellow"]
+    state = GAME.state_from_json(data)
+    assert (state.to_move, state.position, state.programs[0]) == (0, 1, ("dragon-yellow",))
+    assert [v.rule for v in GAME.violations(state)] == ["program-size"]
+
+
 def changed(change: dict[str, Any]) -> dict[str, Any]:
     return GAME.state_to_json(mid_round_state()) | change
 
