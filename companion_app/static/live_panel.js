@@ -1,4 +1,5 @@
-// The Run Buster page: redraw the turns whenever the game changes (another phone sent a photo or a fix).
+// A game page whose live part is one panel: redraw it whenever the game changes (another phone sent a
+// move, a photo or a fix). The page names the panel and the event stream in data attributes on #game.
 "use strict";
 
 (() => {
