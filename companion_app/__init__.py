@@ -37,7 +37,19 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _instance_secret(instance)
     Path(app.config["PHOTO_FOLDER"]).mkdir(parents=True, exist_ok=True)
 
-    from companion_app import camera, csrf, db, errors, home, live, results, runbuster_page, table
+    from companion_app import (
+        camera,
+        csrf,
+        cubist_page,
+        db,
+        errors,
+        home,
+        live,
+        results,
+        riverdragons_page,
+        runbuster_page,
+        table,
+    )
 
     db.init_app(app)
     csrf.init_app(app)
@@ -47,6 +59,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(live.bp)
     app.register_blueprint(results.bp)
     app.register_blueprint(runbuster_page.bp)
+    app.register_blueprint(riverdragons_page.bp)
+    app.register_blueprint(cubist_page.bp)
     app.register_blueprint(camera.bp)
     app.after_request(_protect_response)
     return app

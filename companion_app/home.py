@@ -21,16 +21,14 @@ class PlayerError(ValueError):
 
 @dataclass(frozen=True)
 class GameKind:
-    """A game the companion knows; `page` is the endpoint of its game page once it is wired end to end."""
+    """A game the companion knows: `new_game` and `page` are the endpoints of its set-up form and its
+    game page."""
 
     key: str
     title: str
     summary: str
-    page: str | None
-
-    @property
-    def ready(self) -> bool:
-        return self.page is not None
+    new_game: str
+    page: str
 
 
 GAMES: tuple[GameKind, ...] = (
@@ -38,11 +36,30 @@ GAMES: tuple[GameKind, ...] = (
         "sagrada",
         "Sagrada",
         "Dice windows of stained glass: running score and placement rules.",
+        "home.new_game",
         "table.game",
     ),
-    GameKind("cubist", "Cubist", "Stacked dice sculptures and the museum.", None),
-    GameKind("runbuster", "Run Buster", "Roll for straights, bust your rival's dice.", "runbuster.game"),
-    GameKind("river-dragons", "River Dragons / Dragon Delta", "Cross the delta island by island.", None),
+    GameKind(
+        "cubist",
+        "Cubist",
+        "Dice workrooms from photos: placement rules and the installation cards they can be.",
+        "cubist.new_game",
+        "cubist.game",
+    ),
+    GameKind(
+        "runbuster",
+        "Run Buster",
+        "Roll for straights, bust your rival's dice.",
+        "runbuster.new_game",
+        "runbuster.game",
+    ),
+    GameKind(
+        "river-dragons",
+        "River Dragons / Dragon Delta",
+        "Cross the delta island by island.",
+        "riverdragons.new_game",
+        "riverdragons.game",
+    ),
 )
 
 
@@ -50,7 +67,7 @@ def game_kind(key: str) -> GameKind:
     for kind in GAMES:
         if kind.key == key:
             return kind
-    abort(404, description=f"TableSight knows no game called {key!r}.")
+    abort(404, description=f"This version of TableSight knows no game called {key!r}.")
 
 
 @bp.get("/")
@@ -59,23 +76,28 @@ def index() -> str:
 
 
 @bp.get("/new/<kind>")
-def new_game(kind: str) -> str:
-    return _setup_form(_ready_kind(kind), error=None)
+def unknown_game(kind: str) -> str:
+    """Every game's own form route comes before this one, so a name that reaches it is no game's."""
+    abort(404, description=f"TableSight knows no game called {kind!r}.")
 
 
-@bp.post("/new/<kind>")
-def create_game(kind: str) -> Response | tuple[str, int]:
-    game_kind = _ready_kind(kind)
+@bp.get("/new/sagrada")
+def new_game() -> str:
+    return _setup_form(error=None)
+
+
+@bp.post("/new/sagrada")
+def create_game() -> Response | tuple[str, int]:
     try:
         seated = _seated_players()
         game_setup, player_setups = sagrada_table.read_setup(request.form, [seat for seat, _, _ in seated])
     except (PlayerError, sagrada_table.SetupError) as error:
-        return _setup_form(game_kind, error=str(error)), 400
+        return _setup_form(error=str(error)), 400
     players = [
         history.NewPlayer(name, colour, setup)
         for (_, name, colour), setup in zip(seated, player_setups, strict=True)
     ]
-    game = history.create_game(game_kind.key, game_setup, players)
+    game = history.create_game(sagrada_table.KIND, game_setup, players)
     return redirect(url_for("table.game", token=game.token), code=303)
 
 
@@ -98,19 +120,9 @@ def _seated_players() -> list[tuple[int, str, str]]:
     return seated
 
 
-def _ready_kind(key: str) -> GameKind:
-    """The game whose set-up form is served here (Sagrada); other games' forms live with their pages."""
-    kind = game_kind(key)
-    if kind.key != sagrada_table.KIND:
-        ready = ", ".join(k.title for k in GAMES if k.ready)
-        abort(404, description=f"{kind.title} is coming; for now TableSight tracks {ready} games.")
-    return kind
-
-
-def _setup_form(kind: GameKind, error: str | None) -> str:
+def _setup_form(error: str | None) -> str:
     return render_template(
         "new_sagrada.html",
-        kind=kind,
         choices=sagrada_table.setup_choices(),
         colours=PLAYER_COLOURS,
         seats=range(1, sagrada_table.MAX_PLAYERS + 1),

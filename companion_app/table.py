@@ -134,15 +134,13 @@ def game(token: str) -> str | BaseResponse:
     """Every game's join link: a Sagrada game's page here, any other game's on its own page."""
     game = load_game(token)
     kind = game_kind(game.kind)
-    if kind.page is None:
-        abort(404, description=f"{kind.title} games cannot be shown by this version of TableSight.")
     if kind.page != "table.game":
         return redirect(url_for(kind.page, token=token))
     return render_template(
         "game.html",
         join_url=join_url(game),
         submission=secrets.token_urlsafe(24),
-        my_seat=session.get(SEATS_KEY, {}).get(token),
+        my_seat=remembered_seat(token),
         demos=demo_photos(),
         **page_context(game),
     )
@@ -214,14 +212,26 @@ def add_capture(token: str) -> BaseResponse:
     else:
         summary = f"{player.name} sent {sent_what}{' and its window' if typed else ''}"
     history.add_capture(game, player, submission, reading, summary, photo)
-    _remember_seat(token, player.seat)
+    remember_seat(token, player.seat)
     return redirect(url_for("table.game", token=token, _anchor=f"seat-{player.seat}"), code=303)
 
 
-def _remember_seat(token: str, seat: int) -> None:
-    """This phone's player in this game, so the next capture form starts on them (a few games kept)."""
+def remember_seat(token: str, seat: int) -> None:
+    """This phone's player in this game, so the next form starts on them (a few games kept); every game
+    page keeps it here."""
     seats = {t: s for t, s in session.get(SEATS_KEY, {}).items() if t != token}
     session[SEATS_KEY] = dict(list(seats.items())[-(REMEMBERED_GAMES - 1) :]) | {token: seat}
+
+
+def forget_seat(token: str) -> None:
+    """This phone is nobody's in this game any more (the table's shared phone)."""
+    session[SEATS_KEY] = {t: s for t, s in session.get(SEATS_KEY, {}).items() if t != token}
+
+
+def remembered_seat(token: str) -> int | None:
+    """The seat this phone last acted for in this game, if any."""
+    seat = session.get(SEATS_KEY, {}).get(token)
+    return seat if isinstance(seat, int) else None
 
 
 def _sent_photo() -> tuple[bytes, str, str] | None:

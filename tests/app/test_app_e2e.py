@@ -34,7 +34,7 @@ def test_two_phones_play_a_sagrada_game(browser: Browser, server_url: str) -> No
     second = browser.new_context(viewport=PHONE).new_page()
 
     first.goto(server_url)
-    expect(first.get_by_text("coming")).to_have_count(sum(not kind.ready for kind in GAMES))
+    expect(first.locator(".game-kind a")).to_have_count(len(GAMES))
     first.get_by_role("link", name="Sagrada").click()
     first.fill("input[name=name_1]", "Ana")
     first.fill("input[name=name_2]", "<b>Bo</b>")  # the form's first two patterns: the demo photos' windows

@@ -15,14 +15,17 @@ corners lie in the image, which is what a reader of the workroom from above can 
 
 from __future__ import annotations
 
+import argparse
 import math
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from engine.cubist.cards import CardSet, bundled_cards
-from engine.cubist.structures import FACES, Column, Structure
+from engine.cubist.structures import FACES, Column, Structure, parse_structure
 from engine.cubist.topview import TopView, column_heights
 from vision.synth.camera import Camera
 from vision.synth.dice import die_box, die_rotation
@@ -144,8 +147,9 @@ def _build(
     structure: Structure, config: CubistSceneConfig, rng: np.random.Generator
 ) -> tuple[list[Placed], list[Column], str]:
     """The dice of `structure` as solids on the table, centred on the origin at a random yaw, and each
-    die's column; all in one player colour and one look."""
-    color = PLAYER_COLORS[int(rng.integers(len(PLAYER_COLORS)))]
+    die's column; all in one of the scene's colours and one look."""
+    colors = config.scene.colors
+    color = colors[int(rng.integers(len(colors)))]
     look, label = sample_die_look(color, config.scene, rng)
     size = rng.uniform(0.97, 1.03)
     pitch = size + rng.uniform(*config.gap)
@@ -225,3 +229,51 @@ def render_workroom(
         camera=camera,
         die_px=float(np.mean(edges)),
     )
+
+
+DEMO_WORKROOMS: dict[str, tuple[str, str]] = {
+    "cubist-1-blue-checkers.jpg": ("blue", "0,0,0=3 0,1,0=4 1,0,0=4 1,1,0=3"),
+    "cubist-2-orange-stairs.jpg": ("orange", "0,0,0=5 0,0,1=5 1,0,0=4 1,0,1=4 2,0,0=3"),
+    "cubist-3-green-broken.jpg": ("green", "0,0,0=2 1,0,0=4 1,1,0=5"),
+}
+"""The demo photos shipped with the companion (companion_app/demo/cubist), by file name: the dice colour
+and the structure. A flat installation, a stacked one, and a workroom whose first two dice differ by 2."""
+DEMO_SEED = 2028
+"""The first seed from 2026 whose three photos the shipped reader reads right: a demo shows the page at work;
+`bench/bench_cubist_read.py` measures how often a photo is read right."""
+
+
+def write_demos(folder: Path, quality: int = 85) -> list[Path]:
+    """Render every demo workroom from its own seed and save it as a JPEG in `folder`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for index, (name, (color, structure)) in enumerate(DEMO_WORKROOMS.items()):
+        scene = replace(
+            CubistSceneConfig().scene,
+            width=1280,
+            height=960,
+            die_size_px=(90.0, 130.0),
+            colors=(color,),
+            max_tilt_deg=25.0,
+            motion_blur_probability=0.0,
+            distractor_count=(0, 0),
+        )
+        rng = np.random.default_rng(DEMO_SEED + index)
+        rendered = render_workroom(CubistSceneConfig(scene=scene), rng, parse_structure(structure))
+        path = folder / name
+        if not cv2.imwrite(str(path), rendered.image, [cv2.IMWRITE_JPEG_QUALITY, quality]):
+            raise OSError(f"OpenCV could not write {path}")
+        written.append(path)
+    return written
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`python -m vision.synth.cubist OUT_DIR`: write the demo photos of Cubist workrooms."""
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("out_dir", type=Path)
+    for path in write_demos(parser.parse_args(argv).out_dir):
+        print(path)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,499 @@
+"""Cubist at the table: each player's workroom from photos, checked against the placement rules and matched
+to the installation cards.
+
+A capture is one photo of one player's workroom (or its top view typed). A photo from above shows each
+column's top value, not reliably its height (`vision.cubist.workroom`), so a capture holds a top view: the
+rules it breaks whatever the heights, and the cards it can be with the heights each needs. The players fix
+a misread column by typing its value (a correction of the capture: the column "x,y" in `cell`, its value
+in `die`, None for no die there) and confirm the heights they see with one correction of them all
+(`cell` "heights", `die` "x,y:h ..."). With every column's height known the workroom is a whole structure:
+checked in three dimensions and matched to the cards exactly.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    send_from_directory,
+    url_for,
+)
+from flask.blueprints import BlueprintSetupState
+from werkzeug.wrappers import Response
+
+from companion_app import history
+from companion_app.history import Capture, Game, HistoryError, Player
+from companion_app.photos import PhotoRejected, decode_photo, keep_photo
+from companion_app.table import SUBMISSION_KEY, join_url, load_game, remember_seat, remembered_seat
+from engine.core import EngineError
+from engine.cubist.cards import CardSet, InstallationCard, bundled_cards
+from engine.cubist.structures import FACES, Column, Problem, Structure
+from engine.cubist.topview import InstallationMatch, TopView
+from vision.cubist.workroom import WORKROOM_COLORS, WorkroomReader
+from vision.errors import ModelUnavailable, VisionError
+from vision.read import SECOND_LOOK_BELOW
+
+bp = Blueprint("cubist", __name__)
+
+KIND = "cubist"
+DEMO_FOLDER = Path(__file__).parent / "demo" / "cubist"
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+MAX_NAME_LENGTH = 40
+MAX_TYPED_COLUMNS = 30
+HEIGHTS_CELL = "heights"
+NO_READER = "The photo is kept, but this TableSight cannot read dice from photos: type the top view."
+
+WorkroomPhotoReader = Callable[[bytes], dict[str, Any]]
+"""What `PHOTO_READERS["cubist"]` holds: a photo's bytes (already checked by `decode_photo`) to the reading.
+The reader decodes them itself, at the size its top-face finder needs."""
+
+
+class TypedError(ValueError):
+    """A top view, column or heights typed on the page cannot be read; the message says what is wrong."""
+
+
+@cache
+def _shared_reader() -> WorkroomReader:
+    """The process's workroom reader, loaded on the first photo and kept (a failed load is tried again)."""
+    return WorkroomReader()
+
+
+def read_photo(data: bytes) -> dict[str, Any]:
+    """The photo reader this page plugs into `PHOTO_READERS`: the columns as read and anything left out."""
+    reading = _shared_reader().read(data)
+    columns = [
+        {
+            "x": column.column[0],
+            "y": column.column[1],
+            "value": column.face.value,
+            "unsure": column.face.value_confidence < SECOND_LOOK_BELOW,
+        }
+        for column in reading.columns
+    ]
+    unplaced = len(reading.unplaced)
+    message = f"{unplaced} dice seen apart from the structure were left out" if unplaced else None
+    if not columns:
+        message = "No die of a workroom was found on the photo: type the top view, or send another photo."
+    return {"columns": columns, "color": reading.color, "unplaced": unplaced, "message": message}
+
+
+@bp.record_once
+def _plug_in_reader(state: BlueprintSetupState) -> None:
+    """Read workroom photos with the shipped models unless the app was given another reader."""
+    state.app.config["PHOTO_READERS"].setdefault(KIND, read_photo)
+
+
+# --- the workroom a capture shows ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Workroom:
+    """A capture's workroom with its corrections in force: each column's top value, and the heights once
+    the players have confirmed them for exactly these columns."""
+
+    values: Mapping[Column, int]
+    heights: Mapping[Column, int] | None
+    corrected: frozenset[Column]
+    unsure: frozenset[Column]
+    color: str | None
+
+    @property
+    def view(self) -> TopView:
+        return TopView(self.values)
+
+    @property
+    def structure(self) -> Structure | None:
+        return self.view.with_heights(self.heights) if self.heights is not None and self.values else None
+
+    @property
+    def shown_heights(self) -> Mapping[Column, int]:
+        """The heights confirmed, else one die per column: what the heights form starts from."""
+        return self.heights if self.heights is not None else dict.fromkeys(self.values, 1)
+
+    def rows(self) -> list[list[Column]]:
+        """The columns' grid from the top row down (y up, as the structure counts), one spare cell round it
+        so a missed die can be added beside the others."""
+        if not self.values:
+            return [[(0, 0)]]
+        xs = [x for x, _ in self.values]
+        ys = [y for _, y in self.values]
+        return [
+            [(x, y) for x in range(min(xs) - 1, max(xs) + 2)] for y in range(max(ys) + 1, min(ys) - 2, -1)
+        ]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the rules say of a workroom: the problems, and the cards (with heights from the top view alone;
+    exactly, by structure, once the heights are confirmed)."""
+
+    problems: tuple[Problem, ...]
+    matches: tuple[InstallationMatch, ...]
+    exact: tuple[InstallationCard, ...] | None  # None until the heights are known
+
+
+def workroom_of(capture: Capture) -> Workroom:
+    """The capture's columns as read or typed, each column fix applied, then the heights confirmed."""
+    read = capture.reading.get("columns") or []
+    values: dict[Column, int] = {(c["x"], c["y"]): c["value"] for c in read}
+    unsure = {(c["x"], c["y"]) for c in read if c.get("unsure")}
+    corrections = capture.corrected_cells()
+    fixed: set[Column] = set()
+    for cell, die in corrections.items():
+        if cell == HEIGHTS_CELL:
+            continue
+        column = parse_column(cell)
+        fixed.add(column)
+        if die is None:
+            values.pop(column, None)
+        else:
+            values[column] = int(die)
+    heights_text = corrections.get(HEIGHTS_CELL)
+    heights = parse_heights(heights_text) if heights_text else None
+    if heights is not None and set(heights) != set(values):
+        heights = None  # confirmed for other columns: a column fixed since needs its heights again
+    return Workroom(
+        values, heights, frozenset(fixed), frozenset(unsure - fixed), capture.reading.get("color")
+    )
+
+
+def verdict_of(workroom: Workroom, cards: CardSet) -> Verdict:
+    structure = workroom.structure
+    if structure is not None:
+        exact = tuple(card for card in cards.installations.values() if structure.matches(card.structure))
+        return Verdict(tuple(structure.problems()), (), exact)
+    view = workroom.view
+    matches = tuple(view.matching_installations(cards)) if len(view) else ()
+    return Verdict(tuple(view.problems()), matches, None)
+
+
+def parse_column(text: str) -> Column:
+    match = re.fullmatch(r"\s*(-?\d{1,2})\s*,\s*(-?\d{1,2})\s*", text)
+    if match is None:
+        raise TypedError(f"a column is written x,y like 1,0, not {text!r}")
+    return int(match[1]), int(match[2])
+
+
+def format_column(column: Column) -> str:
+    return f"{column[0]},{column[1]}"
+
+
+def parse_heights(text: str) -> dict[Column, int]:
+    """Heights written `x,y:h` per column, spaces between (`format_heights` writes them)."""
+    heights: dict[Column, int] = {}
+    for item in text.split():
+        spot, colon, height = item.partition(":")
+        if not colon or not height.isdigit() or not 1 <= int(height) <= 9:
+            raise TypedError(f"a height is written x,y:h with h from 1, like 1,0:2, not {item!r}")
+        heights[parse_column(spot)] = int(height)
+    return heights
+
+
+def format_heights(heights: Mapping[Column, int]) -> str:
+    return " ".join(f"{format_column(column)}:{height}" for column, height in sorted(heights.items()))
+
+
+def parse_top_view(text: str) -> dict[Column, int]:
+    """A top view typed row by row from the back of the workroom to the front (rows split by "/" or new
+    lines), a digit per column and "." for none: "43/34" is two columns of two, 4 behind 3."""
+    rows = [row.replace(" ", "") for row in re.split(r"[/\n]", text.strip()) if row.strip()]
+    values: dict[Column, int] = {}
+    for row_number, row in enumerate(rows):
+        y = len(rows) - 1 - row_number
+        for x, mark in enumerate(row):
+            if mark == ".":
+                continue
+            if not mark.isdigit() or int(mark) not in FACES:
+                raise TypedError(f"a top view holds digits 1-6 and '.' for no die, not {mark!r}")
+            values[(x, y)] = int(mark)
+    if not values:
+        raise TypedError("the top view holds no die: type a digit 1-6 per column, like 43/34")
+    if len(values) > MAX_TYPED_COLUMNS:
+        raise TypedError(f"a workroom has at most {MAX_TYPED_COLUMNS} columns, not {len(values)}")
+    return values
+
+
+# --- the page -----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CaptureView:
+    """One capture as the page shows it: whose workroom, what it holds and what the rules say."""
+
+    number: int
+    capture: Capture
+    player: Player
+    workroom: Workroom
+    verdict: Verdict
+
+    @property
+    def message(self) -> str | None:
+        message = self.capture.reading.get("message")
+        return str(message) if message else None
+
+    @property
+    def colour_note(self) -> str | None:
+        """A workroom read in another player's colour was probably photographed for the wrong player."""
+        colour = self.workroom.color
+        if colour is None or colour == self.player.colour or self.capture.reading.get("source") == "typed":
+            return None
+        player = self.player
+        return f"These dice look {colour}, but {player.name} plays {player.colour}: is it their workroom?"
+
+
+def capture_views(
+    captures: Sequence[Capture], players: Sequence[Player], cards: CardSet
+) -> list[CaptureView]:
+    by_id = {player.id: player for player in players}
+    views = []
+    for number, capture in enumerate(captures, start=1):
+        workroom = workroom_of(capture)
+        views.append(
+            CaptureView(number, capture, by_id[capture.player_id], workroom, verdict_of(workroom, cards))
+        )
+    return views
+
+
+def page_context(game: Game) -> dict[str, Any]:
+    players = history.players(game)
+    views = capture_views(history.captures(game), players, bundled_cards())
+    latest = {view.player.id: view for view in views}
+    return {
+        "game": game,
+        "players": players,
+        "latest": [latest.get(player.id) for player in players],
+        "captures": views[::-1],
+        "last_event_id": history.last_event_id(game),
+        "format_column": format_column,
+        "format_heights": format_heights,
+    }
+
+
+def _load(token: str) -> Game:
+    game = load_game(token)
+    if game.kind != KIND:
+        abort(404, description="This game is not a Cubist game; open it from its own link.")
+    return game
+
+
+@bp.get("/new/cubist")
+def new_game() -> str:
+    return _setup_form(error=None)
+
+
+@bp.post("/new/cubist")
+def create_game() -> Response | tuple[str, int]:
+    seated: list[history.NewPlayer] = []
+    problem = None
+    for seat in range(1, MAX_PLAYERS + 1):
+        name = " ".join(request.form.get(f"name_{seat}", "").split())
+        colour = request.form.get(f"colour_{seat}", "")
+        if not name:
+            continue
+        if len(name) > MAX_NAME_LENGTH:
+            problem = f"player {seat}: a name is at most {MAX_NAME_LENGTH} characters"
+        elif colour not in WORKROOM_COLORS:
+            allowed = ", ".join(WORKROOM_COLORS)
+            problem = f"player {seat}: choose a colour of Cubist's dice ({allowed}), not {colour!r}"
+        seated.append(history.NewPlayer(name, colour, {}))
+    if problem is None:
+        names = [p.name.casefold() for p in seated]
+        colours = [p.colour for p in seated]
+        if not MIN_PLAYERS <= len(seated) <= MAX_PLAYERS:
+            problem = f"Cubist is for {MIN_PLAYERS} to {MAX_PLAYERS} players: give at least two a name"
+        elif len(set(names)) != len(names):
+            problem = "two players have the same name; give each a different one"
+        elif len(set(colours)) != len(colours):
+            problem = "two players have the same colour; each builds with dice of their own"
+    if problem is not None:
+        return _setup_form(error=problem), 400
+    game = history.create_game(KIND, {}, seated)
+    return redirect(url_for("cubist.game", token=game.token), code=303)
+
+
+def _setup_form(error: str | None) -> str:
+    return render_template(
+        "cubist/new.html",
+        form=request.form,
+        error=error,
+        seats=range(1, MAX_PLAYERS + 1),
+        colours=WORKROOM_COLORS,
+    )
+
+
+@bp.get("/g/<token>/cubist")
+def game(token: str) -> str:
+    game = _load(token)
+    return render_template(
+        "cubist/game.html",
+        join_url=join_url(game),
+        submission=secrets.token_urlsafe(24),
+        demos=demo_photos(),
+        my_seat=remembered_seat(token),
+        **page_context(game),
+    )
+
+
+@bp.get("/g/<token>/cubist/panel")
+def panel(token: str) -> str:
+    """The live part of the page alone, fetched again whenever the game changes."""
+    return render_template("cubist/_workrooms.html", **page_context(_load(token)))
+
+
+def demo_photos() -> list[str]:
+    """The demo photos shipped with the app, by file name."""
+    return sorted(p.name for p in DEMO_FOLDER.glob("*.jpg")) if DEMO_FOLDER.is_dir() else []
+
+
+@bp.get("/cubist/demo/<name>")
+def demo_photo(name: str) -> Response:
+    if name not in demo_photos():
+        abort(404, description=f"There is no demo photo called {name!r}.")
+    return send_from_directory(DEMO_FOLDER, name, max_age=86400)
+
+
+# --- captures and corrections -------------------------------------------------------------------------------
+
+
+@bp.post("/g/<token>/cubist/captures")
+def add_capture(token: str) -> Response:
+    """A player's workroom: a photo (uploaded or a demo) or its top view typed; a resent form counts once."""
+    game = _load(token)
+    submission = request.form.get("submission", "")
+    if not SUBMISSION_KEY.fullmatch(submission):
+        abort(400, description="The form has no submission key. Reload the game page and send again.")
+    player = _player(game, request.form.get("seat", ""))
+    upload = request.files.get("photo")
+    demo = request.form.get("demo", "")
+    typed = request.form.get("top", "").strip()
+    photo_bytes: tuple[bytes, str, str] | None = None  # the bytes, how to name them, the reading's source
+    if upload is not None and upload.filename:
+        photo_bytes = upload.read(), f"the photo {upload.filename!r}", "photo"
+    elif demo:
+        if demo not in demo_photos():
+            abort(400, description=f"There is no demo photo called {demo!r}.")
+        photo_bytes = (DEMO_FOLDER / demo).read_bytes(), f"the demo photo {demo!r}", "demo"
+    elif not typed:
+        abort(400, description="Choose a photo of the workroom or type its top view, then send again.")
+    photo = None
+    if photo_bytes is not None:
+        data, label, source = photo_bytes
+        config = current_app.config
+        try:
+            decoded = decode_photo(data, config["MAX_CONTENT_LENGTH"], config["MAX_IMAGE_PIXELS"])
+        except PhotoRejected as error:
+            abort(400, description=f"{label.capitalize()} was not accepted: {error}.")
+        reading = {"source": source, **_read_photo(data)}
+        photo = (
+            keep_photo(data, decoded, Path(config["PHOTO_FOLDER"])),
+            decoded.stored_width,
+            decoded.stored_height,
+        )
+        summary = f"{player.name}'s workroom: sent {label}"
+    else:
+        try:
+            values = parse_top_view(typed)
+        except TypedError as error:
+            abort(400, description=f"The top view could not be read: {error}.")
+        columns = [{"x": x, "y": y, "value": v, "unsure": False} for (x, y), v in sorted(values.items())]
+        reading = {"source": "typed", "columns": columns, "color": None, "unplaced": 0, "message": None}
+        summary = f"{player.name}'s workroom: typed its top view"
+    history.add_capture(game, player, submission, reading, summary, photo)
+    remember_seat(token, player.seat)
+    return redirect(url_for("cubist.game", token=token), code=303)
+
+
+def _read_photo(data: bytes) -> dict[str, Any]:
+    """What the photo shows, or why nothing could be read (the photo is kept either way)."""
+    reader: WorkroomPhotoReader | None = current_app.config["PHOTO_READERS"].get(KIND)
+    if reader is None:
+        return {"columns": None, "message": NO_READER}
+    try:
+        return reader(data)
+    except ModelUnavailable:
+        return {"columns": None, "message": NO_READER}
+    except VisionError as error:
+        return {"columns": None, "message": f"The photo is kept, but it could not be read ({error})."}
+
+
+@bp.post("/g/<token>/cubist/captures/<int:capture_id>/columns")
+def correct_column(token: str, capture_id: int) -> Response:
+    """Fix one column of a capture: the value on top (nothing typed: no die stands there)."""
+    game = _load(token)
+    capture = _capture(game, capture_id)
+    text = request.form.get("value", "").strip()
+    try:
+        column = parse_column(request.form.get("column", ""))
+    except TypedError as error:
+        abort(400, description=f"The column could not be read: {error}.")
+    if text and not (text.isdigit() and int(text) in FACES):
+        abort(400, description=f"A die shows 1 to 6, not {text!r}; leave the value empty for no die.")
+    workroom = workroom_of(capture)
+    if text and column not in workroom.values and len(workroom.values) >= MAX_TYPED_COLUMNS:
+        abort(400, description=f"A workroom has at most {MAX_TYPED_COLUMNS} columns.")
+    where = format_column(column)
+    summary = f"{_owner(game, capture).name}'s workroom photo {capture.id}: column {where} "
+    summary += f"shows {text}" if text else "holds no die"
+    history.add_correction(game, capture.id, where, text or None, summary)
+    return redirect(url_for("cubist.game", token=token, _anchor=f"capture-{capture.id}"), code=303)
+
+
+@bp.post("/g/<token>/cubist/captures/<int:capture_id>/heights")
+def confirm_heights(token: str, capture_id: int) -> Response:
+    """The heights the players see, for every column at once (typed, or a matching card's, by a button)."""
+    game = _load(token)
+    capture = _capture(game, capture_id)
+    workroom = workroom_of(capture)
+    try:
+        heights = parse_heights(request.form.get("heights", ""))
+        workroom.view.with_heights(heights)
+    except (TypedError, EngineError) as error:
+        abort(400, description=f"The heights could not be used: {error}.")
+    summary = f"{_owner(game, capture).name}'s workroom photo {capture.id}: heights {format_heights(heights)}"
+    history.add_correction(game, capture.id, HEIGHTS_CELL, format_heights(heights), summary)
+    return redirect(url_for("cubist.game", token=token, _anchor=f"capture-{capture.id}"), code=303)
+
+
+@bp.post("/g/<token>/cubist/captures/<int:capture_id>/undo")
+def undo(token: str, capture_id: int) -> Response:
+    game = _load(token)
+    capture = _capture(game, capture_id)
+
+    def summary(undone: history.Correction) -> str:
+        return f"{_owner(game, capture).name}'s workroom photo {capture.id}: undid the fix of {undone.cell}"
+
+    try:
+        history.undo_last_correction(game, capture.id, summary)
+    except HistoryError as error:
+        abort(409, description=f"Nothing to undo: {error}.")
+    return redirect(url_for("cubist.game", token=token, _anchor=f"capture-{capture.id}"), code=303)
+
+
+def _player(game: Game, seat: str) -> Player:
+    for player in history.players(game):
+        if str(player.seat) == seat:
+            return player
+    abort(400, description=f"This game has no seat {seat!r}: choose whose workroom the photo shows.")
+
+
+def _owner(game: Game, capture: Capture) -> Player:
+    return next(p for p in history.players(game) if p.id == capture.player_id)
+
+
+def _capture(game: Game, capture_id: int) -> Capture:
+    try:
+        return history.capture(game, capture_id)
+    except HistoryError as error:
+        abort(404, description=f"{str(error).capitalize()}.")

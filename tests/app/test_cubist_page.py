@@ -1,0 +1,254 @@
+"""The Cubist page: a new game, workrooms from typed top views and photos, the rules' verdict, the cards
+a workroom can be, column fixes, confirmed heights and undo."""
+
+from __future__ import annotations
+
+import re
+from io import BytesIO
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion_app import cubist_page
+from companion_app.cubist_page import TypedError, parse_heights, parse_top_view
+from tests.app.conftest import CSRF, huge_png, png_bytes, start_game
+from vision.errors import ModelUnavailable
+from vision.synth.cubist import DEMO_WORKROOMS
+
+PLAYERS = {"name_1": "Ann", "colour_1": "blue", "name_2": "Bo", "colour_2": "orange"}
+
+
+def start(client: FlaskClient, **overrides: str) -> str:
+    response = client.post("/new/cubist", data={"csrf_token": CSRF, **PLAYERS, **overrides})
+    assert response.status_code == 303, response.text
+    return response.headers["Location"]
+
+
+def submission(client: FlaskClient, page: str) -> str:
+    match = re.search(r'name="submission" value="([^"]+)"', client.get(page).text)
+    assert match is not None
+    return match.group(1)
+
+
+def send(client: FlaskClient, page: str, **fields: Any) -> Any:
+    data = {"csrf_token": CSRF, "submission": submission(client, page), "seat": "1", **fields}
+    return client.post(f"{page}/captures", data=data, content_type="multipart/form-data")
+
+
+def capture_url(client: FlaskClient, page: str) -> str:
+    """The newest capture's URL."""
+    match = re.search(r'id="capture-(\d+)"', client.get(page).text)
+    assert match is not None
+    return f"{page}/captures/{match.group(1)}"
+
+
+def workroom_text(client: FlaskClient, page: str) -> str:
+    """The newest workroom's card, tags stripped and spaces squeezed, for asserting what a player reads."""
+    body = client.get(page).text
+    card = body[body.index('class="card workroom"') :]
+    return " ".join(re.sub(r"<[^>]+>", " ", card.split("</article>")[0]).split())
+
+
+def test_the_front_page_offers_cubist(client: FlaskClient) -> None:
+    page = client.get("/").text
+    assert 'href="/new/cubist"' in page
+    form = client.get("/new/cubist").text
+    assert 'name="name_4"' in form and ">purple</option>" in form
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"name_2": ""}, "Cubist is for 2 to 4 players"),
+        ({"name_2": "ann"}, "the same name"),
+        ({"colour_2": "blue"}, "the same colour"),
+        ({"colour_2": "red"}, "choose a colour of Cubist&#39;s dice"),
+        ({"name_2": "B" * 41}, "at most 40 characters"),
+    ],
+)
+def test_a_bad_new_game_form_says_what_is_wrong(
+    client: FlaskClient, fields: dict[str, str], message: str
+) -> None:
+    response = client.post("/new/cubist", data={"csrf_token": CSRF, **PLAYERS, **fields})
+    assert response.status_code == 400 and message in response.text
+
+
+def test_a_typed_installation_is_matched_and_confirmed_by_its_heights(client: FlaskClient) -> None:
+    page = start(client)
+    assert "No workroom yet" in client.get(page).text
+    assert send(client, page, top="345").status_code == 303
+    text = workroom_text(client, page)
+    assert "Ann's workroom" in text and "Every placement rule the top view shows is kept" in text
+    # 3 4 5 in a row is installation-17 (5 and 4 stacked two high) seen from above.
+    assert "installation-17 (6 points): heights 0,0:1 1,0:2 2,0:2" in text
+    response = client.post(
+        f"{capture_url(client, page)}/heights", data={"csrf_token": CSRF, "heights": "0,0:1 1,0:2 2,0:2"}
+    )
+    assert response.status_code == 303
+    text = workroom_text(client, page)
+    assert "With these heights it is installation-17 (6 points)" in text
+    assert "Ann : 3 columns (photo 1), every rule kept ; is installation-17" in " ".join(
+        re.sub(r"<[^>]+>", " ", client.get(page).text).split()
+    )
+
+
+def fix(client: FlaskClient, url: str, column: str, value: str) -> int:
+    return client.post(
+        f"{url}/columns", data={"csrf_token": CSRF, "column": column, "value": value}
+    ).status_code
+
+
+def test_a_broken_rule_is_named_and_a_column_fix_mends_it(client: FlaskClient) -> None:
+    page = start(client)
+    send(client, page, top="35")
+    assert "differ-by-one" in workroom_text(client, page)
+    url = capture_url(client, page)
+    assert fix(client, url, "1,0", "4") == 303
+    text = workroom_text(client, page)
+    assert "differ-by-one" not in text
+    assert "installation-01" in text and "installation-20" in text  # 3 4 flat, or both three high
+    assert fix(client, url, "0,0", "") == 303
+    assert "Its top view matches no installation card" in workroom_text(client, page)  # a lone 4
+    assert client.post(f"{url}/undo", data={"csrf_token": CSRF}).status_code == 303
+    assert client.post(f"{url}/undo", data={"csrf_token": CSRF}).status_code == 303
+    assert "differ-by-one" in workroom_text(client, page)
+    refused = client.post(f"{url}/undo", data={"csrf_token": CSRF})
+    assert refused.status_code == 409 and "Nothing to undo" in refused.text
+
+
+def test_heights_confirmed_before_a_column_was_added_no_longer_apply(client: FlaskClient) -> None:
+    page = start(client)
+    send(client, page, top="34")
+    url = capture_url(client, page)
+    client.post(f"{url}/heights", data={"csrf_token": CSRF, "heights": "0,0:1 1,0:1"})
+    assert "With these heights it is installation-01" in workroom_text(client, page)
+    fix(client, url, "2,0", "5")
+    text = workroom_text(client, page)
+    assert "With these heights" not in text and "installation-03" not in text
+    assert "installation-17" in text  # 3 4 5 from above: the card's heights are offered again
+
+
+def test_a_stack_higher_than_its_neighbour_is_checked_in_three_dimensions(client: FlaskClient) -> None:
+    page = start(client)
+    send(client, page, top="5/4")
+    url = capture_url(client, page)
+    client.post(f"{url}/heights", data={"csrf_token": CSRF, "heights": "0,0:2 0,1:3"})
+    text = workroom_text(client, page)
+    assert "Every placement rule is kept" in text and "×3" in text
+
+
+@pytest.mark.parametrize(
+    ("fields", "status", "message"),
+    [
+        ({}, 400, "Choose a photo of the workroom or type its top view"),
+        ({"top": "3x4"}, 400, "a top view holds digits 1-6"),
+        ({"top": "..."}, 400, "holds no die"),
+        ({"top": "34", "seat": "7"}, 400, "This game has no seat &#39;7&#39;"),
+        ({"demo": "nothing.jpg"}, 400, "There is no demo photo called"),
+        ({"photo": (BytesIO(b"not an image"), "x.jpg")}, 400, "was not accepted"),
+        ({"photo": (BytesIO(b""), "empty.jpg")}, 400, "the photo is empty"),
+        ({"photo": (BytesIO(huge_png()), "huge.png")}, 400, "was not accepted"),
+    ],
+)
+def test_bad_captures_are_refused_with_a_reason(
+    client: FlaskClient, fields: dict[str, Any], status: int, message: str
+) -> None:
+    page = start(client)
+    response = send(client, page, **fields)
+    assert response.status_code == status and message in response.text
+    assert "No workroom yet" in client.get(page).text  # nothing was stored
+
+
+def test_bad_fixes_and_unknown_captures_are_refused(client: FlaskClient) -> None:
+    page = start(client)
+    send(client, page, top="34")
+    url = capture_url(client, page)
+    for fields, message in [
+        ({"column": "a,b", "value": "3"}, "a column is written x,y"),
+        ({"column": "0,0", "value": "7"}, "A die shows 1 to 6"),
+    ]:
+        response = client.post(f"{url}/columns", data={"csrf_token": CSRF, **fields})
+        assert response.status_code == 400 and message in response.text
+    for heights, message in [
+        ("0,0:1", "heights must cover the columns exactly"),
+        ("0,0:0 1,0:1", "a height is written x,y:h"),
+        ("0,0 1,0", "a height is written x,y:h"),
+    ]:
+        response = client.post(f"{url}/heights", data={"csrf_token": CSRF, "heights": heights})
+        assert response.status_code == 400 and message in response.text
+    assert client.post(f"{page}/captures/999/columns", data={"csrf_token": CSRF}).status_code == 404
+    assert client.post(f"{url}/columns", data={"column": "0,0", "value": "3"}).status_code == 403
+    assert "Undo last fix" not in client.get(page).text  # no refused fix was stored
+
+
+def test_a_resent_form_counts_once(client: FlaskClient) -> None:
+    page = start(client)
+    data = {"csrf_token": CSRF, "submission": submission(client, page), "seat": "2", "top": "34"}
+    for _ in range(2):
+        assert client.post(f"{page}/captures", data=data).status_code == 303
+    assert client.get(page).text.count('class="card workroom"') == 1
+
+
+def test_another_game_kind_has_no_cubist_page(client: FlaskClient) -> None:
+    token = start_game(client).split("/")[2]
+    assert client.get(f"/g/{token}/cubist").status_code == 404
+    assert client.get("/g/no-such-game/cubist").status_code == 404
+
+
+def test_a_photo_is_read_by_the_games_photo_reader(app: Flask, client: FlaskClient) -> None:
+    def reader(data: bytes) -> dict[str, Any]:
+        assert data == png_bytes()
+        columns = [
+            {"x": 0, "y": 0, "value": 3, "unsure": True},
+            {"x": 1, "y": 0, "value": 4, "unsure": False},
+        ]
+        return {"columns": columns, "color": "purple", "unplaced": 1, "message": "1 dice seen apart"}
+
+    app.config["PHOTO_READERS"]["cubist"] = reader
+    page = start(client)
+    assert send(client, page, photo=(BytesIO(png_bytes()), "room.png")).status_code == 303
+    body = client.get(page).text
+    assert "/preview" in body and "1 dice seen apart" in body and 'class="column unsure"' in body
+    assert "These dice look purple, but Ann plays blue" in body
+    assert "installation-01" in body
+    # The phone is remembered as Ann's: the next form starts on her seat.
+    assert '<option value="1" selected>' in body
+
+
+def test_without_the_dice_models_the_photo_is_kept_unread(app: Flask, client: FlaskClient) -> None:
+    def reader(_data: bytes) -> dict[str, Any]:
+        raise ModelUnavailable("models/cubist_tops.onnx is missing")
+
+    app.config["PHOTO_READERS"]["cubist"] = reader
+    page = start(client)
+    send(client, page, photo=(BytesIO(png_bytes()), "room.png"))
+    body = client.get(page).text
+    assert cubist_page.NO_READER in body and "/preview" in body
+
+
+def test_the_demo_photos_are_read_by_the_shipped_models(client: FlaskClient) -> None:
+    """The real reader on the shipped demo photos (rendered workrooms), as a player without dice sees them."""
+    demos = cubist_page.demo_photos()
+    assert demos == sorted(DEMO_WORKROOMS)
+    page = start(client)
+    assert f'value="{demos[0]}"' in client.get(page).text
+    served = client.get(f"/cubist/demo/{demos[0]}")
+    assert served.status_code == 200 and served.data.startswith(b"\xff\xd8")
+    assert client.get("/cubist/demo/secret.txt").status_code == 404
+    send(client, page, demo=demos[1], seat="2")
+    text = workroom_text(client, page)
+    assert "Bo's workroom" in text and "installation-17" in text and "look" not in text
+    send(client, page, demo=demos[2], seat="2")
+    assert "differ-by-one" in workroom_text(client, page)
+
+
+def test_typed_notations_read_back_and_refuse_nonsense() -> None:
+    assert parse_top_view("43/34") == {(0, 1): 4, (1, 1): 3, (0, 0): 3, (1, 0): 4}
+    assert parse_top_view(" 5 .\n 4 3 ") == {(0, 1): 5, (0, 0): 4, (1, 0): 3}
+    assert parse_heights("1,0:2 0,0:1") == {(1, 0): 2, (0, 0): 1}
+    with pytest.raises(TypedError, match="at most 30 columns"):
+        parse_top_view("6" * 31)
+    with pytest.raises(TypedError, match="a column is written"):
+        parse_heights("1;0:2")
