@@ -35,8 +35,19 @@ from werkzeug.wrappers import Response
 
 from companion_app import history
 from companion_app.history import Capture, Game, HistoryError, Player
-from companion_app.photos import PhotoRejected, decode_photo, keep_photo
-from companion_app.table import SUBMISSION_KEY, join_url, load_game, remember_seat, remembered_seat
+from companion_app.pages import (
+    capture_of,
+    demo_files,
+    join_url,
+    load_game_of_kind,
+    owner_of,
+    player_in_seat,
+    remember_seat,
+    remembered_seat,
+    sent_photo,
+    submission_key,
+)
+from companion_app.photos import keep_photo
 from engine.core import EngineError
 from engine.cubist.cards import CardSet, InstallationCard, bundled_cards
 from engine.cubist.structures import FACES, Column, Problem, Structure
@@ -282,10 +293,7 @@ def page_context(game: Game) -> dict[str, Any]:
 
 
 def _load(token: str) -> Game:
-    game = load_game(token)
-    if game.kind != KIND:
-        abort(404, description="This game is not a Cubist game; open it from its own link.")
-    return game
+    return load_game_of_kind(token, KIND, "Cubist")
 
 
 @bp.get("/new/cubist")
@@ -353,8 +361,7 @@ def panel(token: str) -> str:
 
 
 def demo_photos() -> list[str]:
-    """The demo photos shipped with the app, by file name."""
-    return sorted(p.name for p in DEMO_FOLDER.glob("*.jpg")) if DEMO_FOLDER.is_dir() else []
+    return demo_files(DEMO_FOLDER)
 
 
 @bp.get("/cubist/demo/<name>")
@@ -371,37 +378,19 @@ def demo_photo(name: str) -> Response:
 def add_capture(token: str) -> Response:
     """A player's workroom: a photo (uploaded or a demo) or its top view typed; a resent form counts once."""
     game = _load(token)
-    submission = request.form.get("submission", "")
-    if not SUBMISSION_KEY.fullmatch(submission):
-        abort(400, description="The form has no submission key. Reload the game page and send again.")
-    player = _player(game, request.form.get("seat", ""))
-    upload = request.files.get("photo")
-    demo = request.form.get("demo", "")
+    submission = submission_key()
+    player = player_in_seat(game, request.form.get("seat", ""))
+    sent = sent_photo(DEMO_FOLDER, demo_photos())
     typed = request.form.get("top", "").strip()
-    photo_bytes: tuple[bytes, str, str] | None = None  # the bytes, how to name them, the reading's source
-    if upload is not None and upload.filename:
-        photo_bytes = upload.read(), f"the photo {upload.filename!r}", "photo"
-    elif demo:
-        if demo not in demo_photos():
-            abort(400, description=f"There is no demo photo called {demo!r}.")
-        photo_bytes = (DEMO_FOLDER / demo).read_bytes(), f"the demo photo {demo!r}", "demo"
-    elif not typed:
+    if sent is None and not typed:
         abort(400, description="Choose a photo of the workroom or type its top view, then send again.")
     photo = None
-    if photo_bytes is not None:
-        data, label, source = photo_bytes
-        config = current_app.config
-        try:
-            decoded = decode_photo(data, config["MAX_CONTENT_LENGTH"], config["MAX_IMAGE_PIXELS"])
-        except PhotoRejected as error:
-            abort(400, description=f"{label.capitalize()} was not accepted: {error}.")
-        reading = {"source": source, **_read_photo(data)}
-        photo = (
-            keep_photo(data, decoded, Path(config["PHOTO_FOLDER"])),
-            decoded.stored_width,
-            decoded.stored_height,
-        )
-        summary = f"{player.name}'s workroom: sent {label}"
+    if sent is not None:
+        decoded = sent.decoded()
+        reading = {"source": "demo" if sent.demo else "photo", **_read_photo(sent.data)}
+        name = keep_photo(sent.data, decoded, Path(current_app.config["PHOTO_FOLDER"]))
+        photo = (name, decoded.stored_width, decoded.stored_height)
+        summary = f"{player.name}'s workroom: sent {sent.label}"
     else:
         try:
             values = parse_top_view(typed)
@@ -432,7 +421,7 @@ def _read_photo(data: bytes) -> dict[str, Any]:
 def correct_column(token: str, capture_id: int) -> Response:
     """Fix one column of a capture: the value on top (nothing typed: no die stands there)."""
     game = _load(token)
-    capture = _capture(game, capture_id)
+    capture = capture_of(game, capture_id)
     text = request.form.get("value", "").strip()
     try:
         column = parse_column(request.form.get("column", ""))
@@ -444,7 +433,7 @@ def correct_column(token: str, capture_id: int) -> Response:
     if text and column not in workroom.values and len(workroom.values) >= MAX_TYPED_COLUMNS:
         abort(400, description=f"A workroom has at most {MAX_TYPED_COLUMNS} columns.")
     where = format_column(column)
-    summary = f"{_owner(game, capture).name}'s workroom photo {capture.id}: column {where} "
+    summary = f"{_photo_named(game, capture)}: column {where} "
     summary += f"shows {text}" if text else "holds no die"
     history.add_correction(game, capture.id, where, text or None, summary)
     return redirect(url_for("cubist.game", token=token, _anchor=f"capture-{capture.id}"), code=303)
@@ -454,14 +443,14 @@ def correct_column(token: str, capture_id: int) -> Response:
 def confirm_heights(token: str, capture_id: int) -> Response:
     """The heights the players see, for every column at once (typed, or a matching card's, by a button)."""
     game = _load(token)
-    capture = _capture(game, capture_id)
+    capture = capture_of(game, capture_id)
     workroom = workroom_of(capture)
     try:
         heights = parse_heights(request.form.get("heights", ""))
         workroom.view.with_heights(heights)
     except (TypedError, EngineError) as error:
         abort(400, description=f"The heights could not be used: {error}.")
-    summary = f"{_owner(game, capture).name}'s workroom photo {capture.id}: heights {format_heights(heights)}"
+    summary = f"{_photo_named(game, capture)}: heights {format_heights(heights)}"
     history.add_correction(game, capture.id, HEIGHTS_CELL, format_heights(heights), summary)
     return redirect(url_for("cubist.game", token=token, _anchor=f"capture-{capture.id}"), code=303)
 
@@ -469,10 +458,10 @@ def confirm_heights(token: str, capture_id: int) -> Response:
 @bp.post("/g/<token>/cubist/captures/<int:capture_id>/undo")
 def undo(token: str, capture_id: int) -> Response:
     game = _load(token)
-    capture = _capture(game, capture_id)
+    capture = capture_of(game, capture_id)
 
     def summary(undone: history.Correction) -> str:
-        return f"{_owner(game, capture).name}'s workroom photo {capture.id}: undid the fix of {undone.cell}"
+        return f"{_photo_named(game, capture)}: undid the fix of {undone.cell}"
 
     try:
         history.undo_last_correction(game, capture.id, summary)
@@ -481,19 +470,6 @@ def undo(token: str, capture_id: int) -> Response:
     return redirect(url_for("cubist.game", token=token, _anchor=f"capture-{capture.id}"), code=303)
 
 
-def _player(game: Game, seat: str) -> Player:
-    for player in history.players(game):
-        if str(player.seat) == seat:
-            return player
-    abort(400, description=f"This game has no seat {seat!r}: choose whose workroom the photo shows.")
-
-
-def _owner(game: Game, capture: Capture) -> Player:
-    return next(p for p in history.players(game) if p.id == capture.player_id)
-
-
-def _capture(game: Game, capture_id: int) -> Capture:
-    try:
-        return history.capture(game, capture_id)
-    except HistoryError as error:
-        abort(404, description=f"{str(error).capitalize()}.")
+def _photo_named(game: Game, capture: Capture) -> str:
+    """How the game's feed names a capture: "Ann's workroom photo 3"."""
+    return f"{owner_of(game, capture).name}'s workroom photo {capture.id}"

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from companion_app import history
-from companion_app.table import load_game
+from companion_app.pages import load_game
 
 bp = Blueprint("live", __name__, url_prefix="/g/<token>")
 

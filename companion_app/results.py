@@ -9,7 +9,8 @@ from typing import Any
 from flask import Blueprint, Response, render_template
 
 from companion_app import history, sagrada_table
-from companion_app.table import load_game, load_sagrada_game
+from companion_app.pages import load_game
+from companion_app.table import load_sagrada_game
 
 bp = Blueprint("results", __name__, url_prefix="/g/<token>")
 

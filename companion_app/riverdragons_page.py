@@ -30,13 +30,14 @@ from werkzeug.wrappers import Response
 
 from companion_app import history
 from companion_app.history import Capture, Event, Game, Player
-from companion_app.table import (
-    SUBMISSION_KEY,
+from companion_app.pages import (
     forget_seat,
     join_url,
-    load_game,
+    load_game_of_kind,
+    player_in_seat,
     remember_seat,
     remembered_seat,
+    submission_key,
 )
 from engine.core import IllegalMove, ParseError
 from engine.riverdragons.game import (
@@ -461,10 +462,7 @@ def _centre(engine: RiverDragons, place: str) -> tuple[float, float]:
 
 
 def _load(token: str) -> Game:
-    game = load_game(token)
-    if game.kind != KIND:
-        abort(404, description="This is not a River Dragons game; open it from its own link.")
-    return game
+    return load_game_of_kind(token, KIND, "River Dragons")
 
 
 def _my_seat(token: str, players: Sequence[Player]) -> Player | None:
@@ -520,10 +518,8 @@ def choose_seat(token: str) -> Response:
     seat = request.form.get("seat", "")
     if not seat:
         forget_seat(token)
-    elif seat.isdigit() and any(p.seat == int(seat) for p in history.players(game)):
-        remember_seat(token, int(seat))
     else:
-        abort(400, description=f"This game has no player in seat {seat!r}. Pick a player from the list.")
+        remember_seat(token, player_in_seat(game, seat).seat)
     return redirect(url_for("riverdragons.game", token=token), code=303)
 
 
@@ -534,9 +530,7 @@ def choose_seat(token: str) -> Response:
 def play(token: str) -> Response:
     """One decision of the player to move, from a button, a list or typed; checked before it is stored."""
     game = _load(token)
-    submission = request.form.get("submission", "")
-    if not SUBMISSION_KEY.fullmatch(submission):
-        abort(400, description="The form has no submission key. Reload the game page and send again.")
+    submission = submission_key()
     text = " ".join(request.form.get("move", "").split())
     with _MOVES_LOCK:
         table = replay(game)

@@ -29,8 +29,15 @@ from werkzeug.wrappers import Response
 
 from companion_app import history
 from companion_app.history import Capture, Game, HistoryError, Player
-from companion_app.photos import PhotoRejected, decode_photo, keep_photo
-from companion_app.table import SUBMISSION_KEY, join_url, load_game
+from companion_app.pages import (
+    capture_of,
+    demo_files,
+    join_url,
+    load_game_of_kind,
+    sent_photo,
+    submission_key,
+)
+from companion_app.photos import keep_photo
 from engine.core import ParseError
 from engine.runbuster.straights import Dice, dashed, format_dice, parse_dice
 from vision.decode import DecodedImage
@@ -212,10 +219,7 @@ def _zone_title(names: tuple[str, str]) -> dict[str, str]:
 
 
 def _load(token: str) -> Game:
-    game = load_game(token)
-    if game.kind != KIND:
-        abort(404, description="This game is not a Run Buster game; open it from its own link.")
-    return game
+    return load_game_of_kind(token, KIND, "Run Buster")
 
 
 @bp.get("/g/<token>/runbuster")
@@ -240,10 +244,7 @@ def panel(token: str) -> str:
 
 
 def demo_photos() -> list[str]:
-    """The demo photos shipped with the app, by file name."""
-    if not DEMO_FOLDER.is_dir():
-        return []
-    return sorted(p.name for p in DEMO_FOLDER.glob("*.jpg"))
+    return demo_files(DEMO_FOLDER)
 
 
 @bp.get("/runbuster/demo/<name>")
@@ -257,29 +258,18 @@ def demo_photo(name: str) -> Response:
 def add_capture(token: str) -> Response:
     """A photo of the mat (uploaded or a demo), or the dice typed zone by zone; a resent form counts once."""
     game = _load(token)
-    submission = request.form.get("submission", "")
-    if not SUBMISSION_KEY.fullmatch(submission):
-        abort(400, description="The form has no submission key. Reload the game page and send again.")
-    upload = request.files.get("photo")
-    demo = request.form.get("demo", "")
-    photo_bytes: tuple[bytes, str, str] | None = None  # the bytes, how to name them, the reading's source
-    if upload is not None and upload.filename:
-        photo_bytes = upload.read(), f"the photo {upload.filename!r}", "photo"
-    elif demo:
-        if demo not in demo_photos():
-            abort(400, description=f"There is no demo photo called {demo!r}.")
-        photo_bytes = (DEMO_FOLDER / demo).read_bytes(), f"the demo photo {demo!r}", "demo"
+    submission = submission_key()
+    sent = sent_photo(DEMO_FOLDER, demo_photos())
     typed = {key: request.form.get(key.replace(".", "_"), "").strip() for key in ZONE_KEYS}
-    if photo_bytes is None and not any(typed.values()):
+    if sent is None and not any(typed.values()):
         abort(400, description="Choose a photo or type the dice in at least one zone, then send again.")
     photo = None
-    if photo_bytes is not None:
-        data, label, source = photo_bytes
-        decoded = _decoded(data, label)
-        reading = {"source": source, **_read_photo(decoded, _paper(game))}
-        name = keep_photo(data, decoded, Path(current_app.config["PHOTO_FOLDER"]))
+    if sent is not None:
+        decoded = sent.decoded()
+        reading = {"source": "demo" if sent.demo else "photo", **_read_photo(decoded, _paper(game))}
+        name = keep_photo(sent.data, decoded, Path(current_app.config["PHOTO_FOLDER"]))
         photo = (name, decoded.stored_width, decoded.stored_height)
-        summary = f"Sent {label}"
+        summary = f"Sent {sent.label}"
     else:
         reading = {
             "source": "typed",
@@ -301,14 +291,6 @@ def _typed_zones(typed: Mapping[str, str]) -> dict[str, list[int]]:
         except ParseError as error:
             abort(400, description=f"The dice typed for {key} could not be read: {error}.")
     return zones
-
-
-def _decoded(data: bytes, label: str) -> DecodedImage:
-    config = current_app.config
-    try:
-        return decode_photo(data, config["MAX_CONTENT_LENGTH"], config["MAX_IMAGE_PIXELS"])
-    except PhotoRejected as error:
-        abort(400, description=f"{label.capitalize()} was not accepted: {error}.")
 
 
 def _paper(game: Game) -> Paper:
@@ -340,7 +322,7 @@ def _first_player(game: Game) -> Player:
 def correct_zone(token: str, capture_id: int) -> Response:
     """Fix one zone of a capture: the dice really lying there (nothing typed: the zone is empty)."""
     game = _load(token)
-    capture = _capture(game, capture_id)
+    capture = capture_of(game, capture_id)
     key = request.form.get("zone", "")
     if key not in ZONE_KEYS:
         abort(400, description=f"The mat has no zone {key!r}; its zones are {', '.join(ZONE_KEYS)}.")
@@ -361,7 +343,7 @@ def correct_zone(token: str, capture_id: int) -> Response:
 @bp.post("/g/<token>/runbuster/captures/<int:capture_id>/undo")
 def undo(token: str, capture_id: int) -> Response:
     game = _load(token)
-    capture = _capture(game, capture_id)
+    capture = capture_of(game, capture_id)
 
     def summary(undone: history.Correction) -> str:
         return f"Turn photo {capture.id}: undid {undone.cell} set to {dashed(parse_dice(undone.die or ''))}"
@@ -371,10 +353,3 @@ def undo(token: str, capture_id: int) -> Response:
     except HistoryError as error:
         abort(409, description=f"Nothing to undo: {error}.")
     return redirect(url_for("runbuster.game", token=token, _anchor=f"capture-{capture.id}"), code=303)
-
-
-def _capture(game: Game, capture_id: int) -> Capture:
-    try:
-        return history.capture(game, capture_id)
-    except HistoryError as error:
-        abort(404, description=f"{str(error).capitalize()}.")

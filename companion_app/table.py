@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import json
-import re
 import secrets
 from dataclasses import dataclass
 from functools import cache
@@ -26,7 +25,6 @@ from flask import (
     render_template,
     request,
     send_from_directory,
-    session,
     url_for,
 )
 from flask.blueprints import BlueprintSetupState
@@ -35,7 +33,18 @@ from werkzeug.wrappers import Response as BaseResponse
 from companion_app import history, sagrada_table
 from companion_app.history import Game, HistoryError, Player
 from companion_app.home import game_kind
-from companion_app.photos import PhotoRejected, decode_photo, keep_drawn, keep_photo, preview_name
+from companion_app.pages import (
+    capture_of,
+    join_url,
+    load_game,
+    owner_of,
+    player_in_seat,
+    remember_seat,
+    remembered_seat,
+    sent_photo,
+    submission_key,
+)
+from companion_app.photos import keep_drawn, keep_photo, preview_name
 from companion_app.sagrada_photos import PlayerWindowReader, SagradaPhotoReader
 from engine.sagrada.window import Color, find_pattern
 from vision.decode import DecodedImage
@@ -43,9 +52,6 @@ from vision.errors import VisionError
 
 bp = Blueprint("table", __name__, url_prefix="/g/<token>")
 
-SUBMISSION_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
-SEATS_KEY = "seats"  # session: game token -> the seat this phone last sent a capture for
-REMEMBERED_GAMES = 8
 DEMO_FOLDER = Path(__file__).parent / "demo" / "sagrada"
 
 
@@ -78,30 +84,12 @@ def demo_photo_named(name: str) -> DemoPhoto | None:
     return next((demo for demo in demo_photos() if demo.file == name), None)
 
 
-def load_game(token: str) -> Game:
-    """The game this link opens, or a 404 page that says the link is wrong."""
-    game = history.game_by_token(token)
-    if game is None:
-        abort(
-            404, description="No game has this link. Check the whole link was copied, or scan the QR again."
-        )
-    return game
-
-
 def load_sagrada_game(token: str) -> Game:
     """The Sagrada game this link opens; a link to another game's table is a 404 on Sagrada's pages."""
     game = load_game(token)
     if game.kind != sagrada_table.KIND:
         abort(404, description=f"This link opens a {game_kind(game.kind).title} game, not a Sagrada one.")
     return game
-
-
-def join_url(game: Game) -> str:
-    """The link a phone at the table opens: on the LAN address when the server knows it."""
-    public: str | None = current_app.config.get("PUBLIC_URL")
-    if not public:
-        return url_for("table.game", token=game.token, _external=True)
-    return public.rstrip("/") + url_for("table.game", token=game.token)
 
 
 def page_context(game: Game) -> dict[str, object]:
@@ -165,7 +153,7 @@ def join_qr(token: str) -> Response:
 def hints(token: str) -> dict[str, object]:
     """Every empty space of a player's window where a die from the draft pool may go now."""
     game = load_sagrada_game(token)
-    player = _player(game, request.args.get("seat", ""))
+    player = player_in_seat(game, request.args.get("seat", ""))
     try:
         die = sagrada_table.pool_die(request.args.get("color", ""), request.args.get("value", ""))
     except sagrada_table.ReadingError as error:
@@ -180,12 +168,10 @@ def add_capture(token: str) -> BaseResponse:
     stored only once."""
     game = load_sagrada_game(token)
     _refuse_if_ended(game)
-    player = _player(game, request.form.get("player", ""))
-    submission = request.form.get("submission", "")
-    if not SUBMISSION_KEY.fullmatch(submission):
-        abort(400, description="The form has no submission key. Reload the game page and send again.")
+    player = player_in_seat(game, request.form.get("player", ""))
+    submission = submission_key()
     typed = request.form.get("window", "").strip()
-    sent = _sent_photo()
+    sent = sent_photo(DEMO_FOLDER, {demo.file for demo in demo_photos()})
     if sent is None and not typed:
         abort(400, description="Choose a photo or type the window, then send again.")
     if typed:
@@ -199,61 +185,21 @@ def add_capture(token: str) -> BaseResponse:
         abort(400, description=f"The solo target could not be read: {error}.")
     photo = None
     if sent is not None:
-        data, label, sent_what = sent
-        decoded = _decoded_upload(data, label)
+        decoded = sent.decoded()
         if not typed:
             reading = read_photo(player, decoded)
-        name = keep_photo(data, decoded, Path(current_app.config["PHOTO_FOLDER"]))
+        name = keep_photo(sent.data, decoded, Path(current_app.config["PHOTO_FOLDER"]))
         photo = (name, decoded.stored_width, decoded.stored_height)
     if target is not None and len(history.players(game)) == 1:
         reading["round_track_total"] = target
     if sent is None:
         summary = f"{player.name} sent a typed window"
     else:
+        sent_what = f"the demo photo {sent.name}" if sent.demo else "a photo"
         summary = f"{player.name} sent {sent_what}{' and its window' if typed else ''}"
     history.add_capture(game, player, submission, reading, summary, photo)
     remember_seat(token, player.seat)
     return redirect(url_for("table.game", token=token, _anchor=f"seat-{player.seat}"), code=303)
-
-
-def remember_seat(token: str, seat: int) -> None:
-    """This phone's player in this game, so the next form starts on them (a few games kept); every game
-    page keeps it here."""
-    seats = {t: s for t, s in session.get(SEATS_KEY, {}).items() if t != token}
-    session[SEATS_KEY] = dict(list(seats.items())[-(REMEMBERED_GAMES - 1) :]) | {token: seat}
-
-
-def forget_seat(token: str) -> None:
-    """This phone is nobody's in this game any more (the table's shared phone)."""
-    session[SEATS_KEY] = {t: s for t, s in session.get(SEATS_KEY, {}).items() if t != token}
-
-
-def remembered_seat(token: str) -> int | None:
-    """The seat this phone last acted for in this game, if any."""
-    seat = session.get(SEATS_KEY, {}).get(token)
-    return seat if isinstance(seat, int) else None
-
-
-def _sent_photo() -> tuple[bytes, str, str] | None:
-    """The photo's bytes, its name in an error and in the game's feed: a demo photo (its button was pressed),
-    else an upload, else None."""
-    demo = request.form.get("demo", "")
-    if demo:
-        if demo_photo_named(demo) is None:
-            abort(400, description=f"There is no Sagrada demo photo called {demo!r}.")
-        return (DEMO_FOLDER / demo).read_bytes(), f"the demo photo {demo!r}", f"the demo photo {demo}"
-    upload = request.files.get("photo")
-    if upload is not None and upload.filename:
-        return upload.read(), f"the photo {upload.filename!r}", "a photo"
-    return None
-
-
-def _decoded_upload(data: bytes, label: str) -> DecodedImage:
-    config = current_app.config
-    try:
-        return decode_photo(data, config["MAX_CONTENT_LENGTH"], config["MAX_IMAGE_PIXELS"])
-    except PhotoRejected as error:
-        abort(400, description=f"{label.capitalize()} was not accepted: {error}.")
 
 
 def read_photo(player: Player, decoded: DecodedImage) -> dict[str, Any]:
@@ -324,7 +270,7 @@ def capture_preview(token: str, capture_id: int) -> BaseResponse:
 @bp.get("/captures/<int:capture_id>/annotated")
 def capture_annotated(token: str, capture_id: int) -> BaseResponse:
     """The photo as read: each die's reading written on it, the rules it breaks outlined in red."""
-    capture = _capture(load_game(token), capture_id)
+    capture = capture_of(load_game(token), capture_id)
     annotated = capture.reading.get("annotated")
     if not annotated:
         abort(404, description=f"Capture {capture_id} has no annotated photo: nothing was read from it.")
@@ -332,7 +278,7 @@ def capture_annotated(token: str, capture_id: int) -> BaseResponse:
 
 
 def _send_photo(token: str, capture_id: int, preview: bool) -> BaseResponse:
-    capture = _capture(load_game(token), capture_id)
+    capture = capture_of(load_game(token), capture_id)
     if capture.photo_file is None:
         abort(404, description=f"Capture {capture_id} was typed, so it has no photo.")
     name = preview_name(capture.photo_file) if preview else capture.photo_file
@@ -343,7 +289,7 @@ def _send_photo(token: str, capture_id: int, preview: bool) -> BaseResponse:
 def correct(token: str, capture_id: int) -> BaseResponse:
     game = load_sagrada_game(token)
     _refuse_if_ended(game)
-    capture = _capture(game, capture_id)
+    capture = capture_of(game, capture_id)
     try:
         cell, die = sagrada_table.checked_correction(
             request.form.get("cell", ""),
@@ -353,7 +299,7 @@ def correct(token: str, capture_id: int) -> BaseResponse:
         )
     except sagrada_table.ReadingError as error:
         abort(400, description=f"The correction could not be used: {error}.")
-    owner = _owner(game, capture)
+    owner = owner_of(game, capture)
     summary = f"{owner.name}: {cell} set to {sagrada_table.describe_die(die)}"
     history.add_correction(game, capture.id, cell, die, summary)
     return redirect(url_for("table.game", token=token, _anchor=f"seat-{owner.seat}"), code=303)
@@ -363,8 +309,8 @@ def correct(token: str, capture_id: int) -> BaseResponse:
 def undo(token: str, capture_id: int) -> BaseResponse:
     game = load_sagrada_game(token)
     _refuse_if_ended(game)
-    capture = _capture(game, capture_id)
-    owner = _owner(game, capture)
+    capture = capture_of(game, capture_id)
+    owner = owner_of(game, capture)
 
     def summary(undone: history.Correction) -> str:
         return f"{owner.name}: undid {undone.cell} set to {sagrada_table.describe_die(undone.die)}"
@@ -383,24 +329,6 @@ def end(token: str) -> BaseResponse:
     history.end_game(game)
     after = "results.score_sheet" if game.kind == sagrada_table.KIND else "table.game"
     return redirect(url_for(after, token=token), code=303)
-
-
-def _player(game: Game, seat: str) -> Player:
-    for player in history.players(game):
-        if str(player.seat) == seat:
-            return player
-    abort(400, description=f"This game has no player in seat {seat!r}. Pick a player from the list.")
-
-
-def _owner(game: Game, capture: history.Capture) -> Player:
-    return next(p for p in history.players(game) if p.id == capture.player_id)
-
-
-def _capture(game: Game, capture_id: int) -> history.Capture:
-    try:
-        return history.capture(game, capture_id)
-    except HistoryError as error:
-        abort(404, description=f"{str(error).capitalize()}.")
 
 
 def _refuse_if_ended(game: Game) -> None:

@@ -182,7 +182,7 @@ def test_an_unknown_demo_photo_is_refused(app: Flask, client: FlaskClient, game:
         data={"csrf_token": CSRF, "submission": submission_key(client, game), "player": "1", "demo": "../x"},
     )
     assert response.status_code == 400
-    assert "There is no Sagrada demo photo called &#39;../x&#39;" in response.text
+    assert "There is no demo photo called &#39;../x&#39;" in response.text
     assert capture_readings(app) == []
 
 

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 
 from companion_app import cubist_page
 from companion_app.cubist_page import TypedError, parse_heights, parse_top_view
-from tests.app.conftest import CSRF, huge_png, png_bytes, start_game
+from tests.app.conftest import CSRF, huge_png, png_bytes, start_game, submission_key
 from vision.errors import ModelUnavailable
 from vision.synth.cubist import DEMO_WORKROOMS
 
@@ -26,14 +26,8 @@ def start(client: FlaskClient, **overrides: str) -> str:
     return response.headers["Location"]
 
 
-def submission(client: FlaskClient, page: str) -> str:
-    match = re.search(r'name="submission" value="([^"]+)"', client.get(page).text)
-    assert match is not None
-    return match.group(1)
-
-
 def send(client: FlaskClient, page: str, **fields: Any) -> Any:
-    data = {"csrf_token": CSRF, "submission": submission(client, page), "seat": "1", **fields}
+    data = {"csrf_token": CSRF, "submission": submission_key(client, page), "seat": "1", **fields}
     return client.post(f"{page}/captures", data=data, content_type="multipart/form-data")
 
 
@@ -145,7 +139,7 @@ def test_a_stack_higher_than_its_neighbour_is_checked_in_three_dimensions(client
         ({}, 400, "Choose a photo of the workroom or type its top view"),
         ({"top": "3x4"}, 400, "a top view holds digits 1-6"),
         ({"top": "..."}, 400, "holds no die"),
-        ({"top": "34", "seat": "7"}, 400, "This game has no seat &#39;7&#39;"),
+        ({"top": "34", "seat": "7"}, 400, "This game has no player in seat &#39;7&#39;"),
         ({"demo": "nothing.jpg"}, 400, "There is no demo photo called"),
         ({"photo": (BytesIO(b"not an image"), "x.jpg")}, 400, "was not accepted"),
         ({"photo": (BytesIO(b""), "empty.jpg")}, 400, "the photo is empty"),
@@ -185,7 +179,7 @@ def test_bad_fixes_and_unknown_captures_are_refused(client: FlaskClient) -> None
 
 def test_a_resent_form_counts_once(client: FlaskClient) -> None:
     page = start(client)
-    data = {"csrf_token": CSRF, "submission": submission(client, page), "seat": "2", "top": "34"}
+    data = {"csrf_token": CSRF, "submission": submission_key(client, page), "seat": "2", "top": "34"}
     for _ in range(2):
         assert client.post(f"{page}/captures", data=data).status_code == 303
     assert client.get(page).text.count('class="card workroom"') == 1

@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion_app import runbuster_page
-from tests.app.conftest import CSRF, png_bytes, start_game
+from tests.app.conftest import CSRF, png_bytes, start_game, submission_key
 from vision.decode import DecodedImage
 from vision.errors import ModelUnavailable
 from vision.runbuster.mat import Paper
@@ -25,14 +25,8 @@ def start(client: FlaskClient, **overrides: str) -> str:
     return response.headers["Location"]
 
 
-def submission(client: FlaskClient, page: str) -> str:
-    match = re.search(r'name="submission" value="([^"]+)"', client.get(page).text)
-    assert match is not None
-    return match.group(1)
-
-
 def send(client: FlaskClient, page: str, **fields: Any) -> Any:
-    data = {"csrf_token": CSRF, "submission": submission(client, page), **fields}
+    data = {"csrf_token": CSRF, "submission": submission_key(client, page), **fields}
     return client.post(f"{page}/captures", data=data, content_type="multipart/form-data")
 
 
