@@ -27,7 +27,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    send_from_directory,
     url_for,
 )
 from flask.blueprints import BlueprintSetupState
@@ -44,6 +43,7 @@ from companion_app.pages import (
     player_in_seat,
     remember_seat,
     remembered_seat,
+    send_demo,
     sent_photo,
     submission_key,
 )
@@ -366,9 +366,7 @@ def demo_photos() -> list[str]:
 
 @bp.get("/cubist/demo/<name>")
 def demo_photo(name: str) -> Response:
-    if name not in demo_photos():
-        abort(404, description=f"There is no demo photo called {name!r}.")
-    return send_from_directory(DEMO_FOLDER, name, max_age=86400)
+    return send_demo(DEMO_FOLDER, name)
 
 
 # --- captures and corrections -------------------------------------------------------------------------------

@@ -10,7 +10,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
-from flask import abort, current_app, request, session, url_for
+from flask import abort, current_app, request, send_from_directory, session, url_for
+from werkzeug.wrappers import Response
 
 from companion_app import history
 from companion_app.history import Capture, Game, HistoryError, Player
@@ -129,3 +130,10 @@ def sent_photo(demo_folder: Path, demos: Collection[str]) -> SentPhoto | None:
 def demo_files(folder: Path) -> list[str]:
     """The demo photos shipped in `folder`, by file name."""
     return sorted(p.name for p in folder.glob("*.jpg")) if folder.is_dir() else []
+
+
+def send_demo(folder: Path, name: str) -> Response:
+    """One of the demo photos in `folder`, for the page's demo list; any other name is a 404."""
+    if name not in demo_files(folder):
+        abort(404, description=f"There is no demo photo called {name!r}.")
+    return send_from_directory(folder, name, max_age=86400)

@@ -21,7 +21,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    send_from_directory,
     url_for,
 )
 from flask.blueprints import BlueprintSetupState
@@ -34,6 +33,7 @@ from companion_app.pages import (
     demo_files,
     join_url,
     load_game_of_kind,
+    send_demo,
     sent_photo,
     submission_key,
 )
@@ -249,9 +249,7 @@ def demo_photos() -> list[str]:
 
 @bp.get("/runbuster/demo/<name>")
 def demo_photo(name: str) -> Response:
-    if name not in demo_photos():
-        abort(404, description=f"There is no demo photo called {name!r}.")
-    return send_from_directory(DEMO_FOLDER, name, max_age=86400)
+    return send_demo(DEMO_FOLDER, name)
 
 
 @bp.post("/g/<token>/runbuster/captures")
