@@ -428,9 +428,11 @@ def correct_column(token: str, capture_id: int) -> Response:
     if text and not (text.isdigit() and int(text) in FACES):
         abort(400, description=f"A die shows 1 to 6, not {text!r}; leave the value empty for no die.")
     workroom = workroom_of(capture)
+    where = format_column(column)
+    if all(column not in row for row in workroom.rows()):
+        abort(400, description=f"Column {where} is neither in the workroom nor beside it; dice touch.")
     if text and column not in workroom.values and len(workroom.values) >= MAX_TYPED_COLUMNS:
         abort(400, description=f"A workroom has at most {MAX_TYPED_COLUMNS} columns.")
-    where = format_column(column)
     summary = f"{_photo_named(game, capture)}: column {where} "
     summary += f"shows {text}" if text else "holds no die"
     history.add_correction(game, capture.id, where, text or None, summary)
@@ -443,6 +445,8 @@ def confirm_heights(token: str, capture_id: int) -> Response:
     game = _load(token)
     capture = capture_of(game, capture_id)
     workroom = workroom_of(capture)
+    if not workroom.values:
+        abort(400, description="The workroom holds no die yet: fix its columns first, then its heights.")
     try:
         heights = parse_heights(request.form.get("heights", ""))
         workroom.view.with_heights(heights)

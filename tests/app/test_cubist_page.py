@@ -162,6 +162,7 @@ def test_bad_fixes_and_unknown_captures_are_refused(client: FlaskClient) -> None
     for fields, message in [
         ({"column": "a,b", "value": "3"}, "a column is written x,y"),
         ({"column": "0,0", "value": "7"}, "A die shows 1 to 6"),
+        ({"column": "9,9", "value": "3"}, "Column 9,9 is neither in the workroom nor beside it"),
     ]:
         response = client.post(f"{url}/columns", data={"csrf_token": CSRF, **fields})
         assert response.status_code == 400 and message in response.text
@@ -175,6 +176,10 @@ def test_bad_fixes_and_unknown_captures_are_refused(client: FlaskClient) -> None
     assert client.post(f"{page}/captures/999/columns", data={"csrf_token": CSRF}).status_code == 404
     assert client.post(f"{url}/columns", data={"column": "0,0", "value": "3"}).status_code == 403
     assert "Undo last fix" not in client.get(page).text  # no refused fix was stored
+    for column in ("0,0", "1,0"):
+        assert fix(client, url, column, "") == 303
+    empty = client.post(f"{url}/heights", data={"csrf_token": CSRF, "heights": ""})
+    assert empty.status_code == 400 and "holds no die yet" in empty.text
 
 
 def test_a_resent_form_counts_once(client: FlaskClient) -> None:
