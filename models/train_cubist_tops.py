@@ -94,8 +94,8 @@ def held_out_scores(model: Path, count: int) -> tuple[int, int, int]:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenes", type=int, default=3000, help="rendered training workrooms")
-    parser.add_argument("--steps", type=int, default=12000, help="batches of 8 crops")
+    parser.add_argument("--scenes", type=int, default=6000, help="rendered training workrooms")
+    parser.add_argument("--steps", type=int, default=24000, help="batches of 8 crops")
     parser.add_argument("--held-out", type=int, default=200, help="workrooms scored after training")
     parser.add_argument("--output", type=Path, default=TOPS_MODEL)
     arguments = parser.parse_args(argv)

@@ -241,6 +241,9 @@ def test_the_demo_photos_are_read_by_the_shipped_models(client: FlaskClient) -> 
     assert "Bo's workroom" in text and "installation-17" in text and "look" not in text
     send(client, page, demo=demos[2], seat="2")
     assert "differ-by-one" in workroom_text(client, page)
+    send(client, page, demo=demos[0], seat="1")
+    text = workroom_text(client, page)
+    assert "Ann's workroom" in text and "installation-07" in text and "look" not in text
 
 
 def test_typed_notations_read_back_and_refuse_nonsense() -> None:

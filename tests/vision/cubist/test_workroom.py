@@ -1,5 +1,5 @@
 """The workroom reader on rendered photos it never trained on (seeds from 200 000; the top-face finder
-trained on seeds below 3 000): faces found, values and colours read, top views read whole. The floors
+trained on seeds below 6 000): faces found, values and colours read, top views read whole. The floors
 sit a little under what the shipped models measured here (`models/CUBIST_TOPS.md`), so a regression
 fails them."""
 
@@ -38,21 +38,21 @@ def total(readings: list[tuple[WorkroomScene, WorkroomReading]]) -> WorkroomScor
 
 
 def test_top_faces_are_found(total: WorkroomScore) -> None:
-    # Measured: 112 of 126 faces found (88.9%), 112 of 115 finds on a face (97.4%).
-    assert total.matched >= 0.87 * total.faces
+    # Measured: 123 of 126 faces found (97.6%), 123 of 126 finds on a face (97.6%).
+    assert total.matched >= 0.95 * total.faces
     assert total.matched >= 0.95 * total.found
 
 
 def test_values_and_colours_are_read(total: WorkroomScore) -> None:
-    # Measured: every value and colour of the 112 faces found read right.
+    # Measured: 121 values and every colour of the 123 faces found read right.
     assert total.values_right >= 0.97 * total.matched
     assert total.colors_right >= 0.98 * total.matched
 
 
 def test_most_top_views_are_read_whole(readings: list[tuple[WorkroomScene, WorkroomReading]]) -> None:
     exact = sum(score_workroom(scene, reading).exact for scene, reading in readings)
-    # Measured: 28 of 40.
-    assert exact >= 26
+    # Measured: 33 of 40.
+    assert exact >= 31
 
 
 def test_the_reading_says_what_the_rules_and_cards_say(
