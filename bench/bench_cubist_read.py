@@ -4,7 +4,7 @@
 
 Each photo is a default rendered workroom (`vision.synth.cubist`: 960x720, 1-8 dice of one player, up to
 three levels, 30% an installation card's structure, any yaw, tilt up to 33 degrees), seeds from 300 000
-(the top-face finder trained on seeds below 3 000, the tests use 200 000 up), JPEG-encoded and read from
+(the top-face finder trained on seeds below 6 000, the tests use 200 000 up), JPEG-encoded and read from
 bytes as the command reads a file. Prints the top faces found (recall, precision), the values and colours
 read of the faces found on a column, the top views read whole (up to a quarter turn and a shift, nothing
 left over), with the same counts split by whether any column is stacked, and the median time of each stage
