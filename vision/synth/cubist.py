@@ -238,9 +238,10 @@ DEMO_WORKROOMS: dict[str, tuple[str, str]] = {
 }
 """The demo photos shipped with the companion (companion_app/demo/cubist), by file name: the dice colour
 and the structure. A flat installation, a stacked one, and a workroom whose first two dice differ by 2."""
-DEMO_SEED = 2028
-"""A seed under which the shipped reader reads all three photos right (tests/app/test_cubist_page.py checks
-it): a demo shows the page at work; `bench/bench_cubist_read.py` measures how often a photo is read right."""
+DEMO_SEED = 900_000
+"""Outside every seed range the finder trains on or is measured with, and one under which the shipped reader
+reads all three photos right (tests/app/test_cubist_page.py checks it): a demo shows the page at work;
+`bench/bench_cubist_read.py` measures how often a photo is read right."""
 
 
 def write_demos(folder: Path, quality: int = 85) -> list[Path]:
