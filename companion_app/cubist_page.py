@@ -47,12 +47,13 @@ from companion_app.pages import (
     sent_photo,
     submission_key,
 )
-from companion_app.photos import keep_photo
+from companion_app.photos import keep_drawn, keep_photo
 from engine.core import EngineError
 from engine.cubist.cards import CardSet, InstallationCard, bundled_cards
 from engine.cubist.structures import FACES, Column, Problem, Structure
 from engine.cubist.topview import InstallationMatch, TopView
-from vision.cubist.workroom import WORKROOM_COLORS, WorkroomReader
+from vision.cubist.workroom import READING_LONG_SIDE, WORKROOM_COLORS, WorkroomReader, annotate
+from vision.decode import DecodeLimits, decode_image
 from vision.errors import ModelUnavailable, VisionError
 from vision.read import SECOND_LOOK_BELOW
 
@@ -82,8 +83,10 @@ def _shared_reader() -> WorkroomReader:
 
 
 def read_photo(data: bytes) -> dict[str, Any]:
-    """The photo reader this page plugs into `PHOTO_READERS`: the columns as read and anything left out."""
-    reading = _shared_reader().read(data)
+    """The photo reader this page plugs into `PHOTO_READERS`: the columns as read, anything left out, and
+    under "annotated" the photo with each face's column and value drawn on it (pixels, kept by the page)."""
+    decoded = decode_image(data, DecodeLimits(target_long_side=READING_LONG_SIDE))
+    reading = _shared_reader().read_pixels(decoded.pixels, 1 / decoded.scale)
     columns = [
         {
             "x": column.column[0],
@@ -97,7 +100,13 @@ def read_photo(data: bytes) -> dict[str, Any]:
     message = f"{unplaced} dice seen apart from the structure were left out" if unplaced else None
     if not columns:
         message = "No die of a workroom was found on the photo: type the top view, or send another photo."
-    return {"columns": columns, "color": reading.color, "unplaced": unplaced, "message": message}
+    return {
+        "columns": columns,
+        "color": reading.color,
+        "unplaced": unplaced,
+        "message": message,
+        "annotated": annotate(decoded.pixels, reading),
+    }
 
 
 @bp.record_once
@@ -408,11 +417,18 @@ def _read_photo(data: bytes) -> dict[str, Any]:
     if reader is None:
         return {"columns": None, "message": NO_READER}
     try:
-        return reader(data)
+        reading = reader(data)
     except ModelUnavailable:
         return {"columns": None, "message": NO_READER}
     except VisionError as error:
         return {"columns": None, "message": f"The photo is kept, but it could not be read ({error})."}
+    annotated = reading.pop("annotated", None)
+    if annotated is not None:
+        try:
+            reading["annotated"] = keep_drawn(annotated, Path(current_app.config["PHOTO_FOLDER"]))
+        except OSError:  # the reading stands without its drawing; the log says why
+            current_app.logger.exception("the annotated photo could not be kept")
+    return reading
 
 
 @bp.post("/g/<token>/cubist/captures/<int:capture_id>/columns")

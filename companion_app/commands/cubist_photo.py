@@ -10,8 +10,8 @@ import click
 import cv2
 
 from companion_app.commands.cubist import CARDS_HELP, _cards
-from vision.cubist.workroom import WorkroomReader, WorkroomReading
-from vision.decode import BGRImage, DecodeLimits, decode_image
+from vision.cubist.workroom import WorkroomReader, WorkroomReading, annotate
+from vision.decode import DecodeLimits, decode_image
 from vision.errors import VisionError
 from vision.read import SECOND_LOOK_BELOW
 
@@ -21,19 +21,20 @@ from vision.read import SECOND_LOOK_BELOW
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.option(
     "--annotate",
+    "annotate_path",
     type=click.Path(path_type=Path, dir_okay=False),
     help="Write the photo with each top face outlined and its column and value.",
 )
 @click.option("--cards", "cards_path", type=click.Path(dir_okay=False, path_type=Path), help=CARDS_HELP)
-def read_command(photo: Path, as_json: bool, annotate: Path | None, cards_path: Path | None) -> None:
+def read_command(photo: Path, as_json: bool, annotate_path: Path | None, cards_path: Path | None) -> None:
     """Read the workroom on PHOTO: each column's value seen from above, the rules broken, the cards."""
     cards = _cards(cards_path)
     try:
         reading = WorkroomReader(cards=cards).read(photo)
-        if annotate is not None:
+        if annotate_path is not None:
             full = decode_image(photo, DecodeLimits(target_long_side=1 << 30)).pixels
-            if not cv2.imwrite(str(annotate), drawn(full, reading)):
-                raise click.ClickException(f"{annotate}: cannot write the annotated image")
+            if not cv2.imwrite(str(annotate_path), annotate(full, reading)):
+                raise click.ClickException(f"{annotate_path}: cannot write the annotated image")
     except VisionError as error:
         raise click.ClickException(str(error)) from None
     click.echo(json.dumps(reading.to_json()) if as_json else as_text(reading))
@@ -79,28 +80,3 @@ def as_text(reading: WorkroomReading) -> str:
     if columns and not reading.matches:
         lines.append("matches no installation card")
     return "\n".join(lines)
-
-
-def drawn(pixels: BGRImage, reading: WorkroomReading) -> BGRImage:
-    """The photo with each column's face boxed and labelled `x,y: value`, unplaced faces in red."""
-    canvas = pixels.copy()
-    scale_x = canvas.shape[1] / reading.width
-    scale_y = canvas.shape[0] / reading.height
-    thickness = max(1, round(max(canvas.shape[:2]) / 600))
-    labelled = [
-        (c.face, f"{c.column[0]},{c.column[1]}: {c.face.value}", (0, 255, 0)) for c in reading.columns
-    ]
-    labelled += [(face, f"? {face.value}", (0, 0, 255)) for face in reading.unplaced]
-    for face, label, colour in labelled:
-        x0, y0, x1, y1 = (
-            round(face.box[0] * scale_x),
-            round(face.box[1] * scale_y),
-            round(face.box[2] * scale_x),
-            round(face.box[3] * scale_y),
-        )
-        cv2.rectangle(canvas, (x0, y0), (x1, y1), colour, thickness)
-        size = max(0.4, (x1 - x0) / 90)
-        origin = (x0, max(0, y0 - 4 * thickness))
-        cv2.putText(canvas, label, origin, cv2.FONT_HERSHEY_SIMPLEX, size, (0, 0, 0), thickness + 2)
-        cv2.putText(canvas, label, origin, cv2.FONT_HERSHEY_SIMPLEX, size, (255, 255, 255), thickness)
-    return canvas

@@ -239,6 +239,10 @@ def test_the_demo_photos_are_read_by_the_shipped_models(client: FlaskClient) -> 
     send(client, page, demo=demos[1], seat="2")
     text = workroom_text(client, page)
     assert "Bo's workroom" in text and "installation-17" in text and "look" not in text
+    annotated = re.search(r'src="(/g/[^"]+/annotated)"', client.get(page).text)
+    assert annotated is not None  # the photo as read: each face's column and value drawn on it
+    drawn = client.get(annotated.group(1))
+    assert drawn.status_code == 200 and drawn.data.startswith(b"\xff\xd8")
     send(client, page, demo=demos[2], seat="2")
     assert "differ-by-one" in workroom_text(client, page)
     send(client, page, demo=demos[0], seat="1")

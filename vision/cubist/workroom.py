@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from engine.cubist.cards import CardSet, bundled_cards
@@ -229,3 +230,29 @@ def placed(
     )
     unplaced = tuple(face for face, column in zip(faces, fit.columns, strict=True) if column is None)
     return tuple(columns), unplaced
+
+
+def annotate(pixels: BGRImage, reading: WorkroomReading) -> BGRImage:
+    """`pixels` (the photo at any size) with each column's face boxed and labelled `x,y: value`, the faces
+    left unplaced in red: what a player checks a reading against."""
+    canvas = pixels.copy()
+    scale_x = canvas.shape[1] / reading.width
+    scale_y = canvas.shape[0] / reading.height
+    thickness = max(1, round(max(canvas.shape[:2]) / 600))
+    labelled = [
+        (c.face, f"{c.column[0]},{c.column[1]}: {c.face.value}", (0, 255, 0)) for c in reading.columns
+    ]
+    labelled += [(face, f"? {face.value}", (0, 0, 255)) for face in reading.unplaced]
+    for face, label, colour in labelled:
+        x0, y0, x1, y1 = (
+            round(face.box[0] * scale_x),
+            round(face.box[1] * scale_y),
+            round(face.box[2] * scale_x),
+            round(face.box[3] * scale_y),
+        )
+        cv2.rectangle(canvas, (x0, y0), (x1, y1), colour, thickness)
+        size = max(0.4, (x1 - x0) / 90)
+        origin = (x0, max(0, y0 - 4 * thickness))
+        cv2.putText(canvas, label, origin, cv2.FONT_HERSHEY_SIMPLEX, size, (0, 0, 0), thickness + 2)
+        cv2.putText(canvas, label, origin, cv2.FONT_HERSHEY_SIMPLEX, size, (255, 255, 255), thickness)
+    return canvas
