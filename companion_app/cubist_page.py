@@ -33,11 +33,12 @@ from flask.blueprints import BlueprintSetupState
 from werkzeug.wrappers import Response
 
 from companion_app import history
-from companion_app.history import Capture, Game, HistoryError, Player
+from companion_app.history import Capture, Game, Player
 from companion_app.pages import (
     capture_of,
     demo_files,
     join_url,
+    kept_drawing,
     load_game_of_kind,
     owner_of,
     player_in_seat,
@@ -46,8 +47,9 @@ from companion_app.pages import (
     send_demo,
     sent_photo,
     submission_key,
+    undo_last_fix,
 )
-from companion_app.photos import keep_drawn, keep_photo
+from companion_app.photos import keep_photo
 from engine.core import EngineError
 from engine.cubist.cards import CardSet, InstallationCard, bundled_cards
 from engine.cubist.structures import FACES, Column, Problem, Structure
@@ -423,11 +425,9 @@ def _read_photo(data: bytes) -> dict[str, Any]:
     except VisionError as error:
         return {"columns": None, "message": f"The photo is kept, but it could not be read ({error})."}
     annotated = reading.pop("annotated", None)
-    if annotated is not None:
-        try:
-            reading["annotated"] = keep_drawn(annotated, Path(current_app.config["PHOTO_FOLDER"]))
-        except OSError:  # the reading stands without its drawing; the log says why
-            current_app.logger.exception("the annotated photo could not be kept")
+    kept = kept_drawing(annotated) if annotated is not None else None
+    if kept is not None:
+        reading["annotated"] = kept
     return reading
 
 
@@ -481,10 +481,7 @@ def undo(token: str, capture_id: int) -> Response:
     def summary(undone: history.Correction) -> str:
         return f"{_photo_named(game, capture)}: undid the fix of {undone.cell}"
 
-    try:
-        history.undo_last_correction(game, capture.id, summary)
-    except HistoryError as error:
-        abort(409, description=f"Nothing to undo: {error}.")
+    undo_last_fix(game, capture, summary)
     return redirect(url_for("cubist.game", token=token, _anchor=f"capture-{capture.id}"), code=303)
 
 

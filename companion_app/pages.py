@@ -6,7 +6,7 @@ what to do, so no page writes these checks again."""
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,9 +14,9 @@ from flask import abort, current_app, request, send_from_directory, session, url
 from werkzeug.wrappers import Response
 
 from companion_app import history
-from companion_app.history import Capture, Game, HistoryError, Player
-from companion_app.photos import PhotoRejected, decode_photo
-from vision.decode import DecodedImage
+from companion_app.history import Capture, Correction, Game, HistoryError, Player
+from companion_app.photos import PhotoRejected, decode_photo, keep_drawn
+from vision.decode import BGRImage, DecodedImage
 
 SUBMISSION_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
 SEATS_KEY = "seats"  # session: game token -> the seat this phone last acted for
@@ -137,3 +137,21 @@ def send_demo(folder: Path, name: str) -> Response:
     if name not in demo_files(folder):
         abort(404, description=f"There is no demo photo called {name!r}.")
     return send_from_directory(folder, name, max_age=86400)
+
+
+def undo_last_fix(game: Game, capture: Capture, summarise: Callable[[Correction], str]) -> None:
+    """Take back the capture's latest fix still in force, or a 409 when it has none."""
+    try:
+        history.undo_last_correction(game, capture.id, summarise)
+    except HistoryError as error:
+        abort(409, description=f"Nothing to undo: {error}.")
+
+
+def kept_drawing(pixels: BGRImage) -> str | None:
+    """A picture the server drew (a photo annotated with what was read), kept beside the photos: its file
+    name, or None when it could not be kept (the reading stands without it; the log says why)."""
+    try:
+        return keep_drawn(pixels, Path(current_app.config["PHOTO_FOLDER"]))
+    except OSError:
+        current_app.logger.exception("the annotated photo could not be kept")
+        return None

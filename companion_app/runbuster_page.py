@@ -27,7 +27,7 @@ from flask.blueprints import BlueprintSetupState
 from werkzeug.wrappers import Response
 
 from companion_app import history
-from companion_app.history import Capture, Game, HistoryError, Player
+from companion_app.history import Capture, Game, Player
 from companion_app.pages import (
     capture_of,
     demo_files,
@@ -36,6 +36,7 @@ from companion_app.pages import (
     send_demo,
     sent_photo,
     submission_key,
+    undo_last_fix,
 )
 from companion_app.photos import keep_photo
 from engine.core import ParseError
@@ -346,8 +347,5 @@ def undo(token: str, capture_id: int) -> Response:
     def summary(undone: history.Correction) -> str:
         return f"Turn photo {capture.id}: undid {undone.cell} set to {dashed(parse_dice(undone.die or ''))}"
 
-    try:
-        history.undo_last_correction(game, capture.id, summary)
-    except HistoryError as error:
-        abort(409, description=f"Nothing to undo: {error}.")
+    undo_last_fix(game, capture, summary)
     return redirect(url_for("runbuster.game", token=token, _anchor=f"capture-{capture.id}"), code=303)

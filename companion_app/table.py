@@ -31,11 +31,12 @@ from flask.blueprints import BlueprintSetupState
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion_app import history, sagrada_table
-from companion_app.history import Game, HistoryError, Player
+from companion_app.history import Game, Player
 from companion_app.home import game_kind
 from companion_app.pages import (
     capture_of,
     join_url,
+    kept_drawing,
     load_game,
     owner_of,
     player_in_seat,
@@ -43,8 +44,9 @@ from companion_app.pages import (
     remembered_seat,
     sent_photo,
     submission_key,
+    undo_last_fix,
 )
-from companion_app.photos import keep_drawn, keep_photo, preview_name
+from companion_app.photos import keep_photo, preview_name
 from companion_app.sagrada_photos import PlayerWindowReader, SagradaPhotoReader
 from engine.sagrada.window import Color, find_pattern
 from vision.decode import DecodedImage
@@ -243,11 +245,9 @@ def _answer(player: Player, decoded: DecodedImage) -> dict[str, Any]:
 def _with_drawing(reading: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
     """`reading` with the reader's annotated photo kept beside it, when it drew one."""
     annotated = answer.get("annotated")
-    if annotated is not None:
-        try:
-            reading["annotated"] = keep_drawn(annotated, Path(current_app.config["PHOTO_FOLDER"]))
-        except OSError:  # the reading stands without its drawing; the log says why
-            current_app.logger.exception("the annotated photo could not be kept")
+    kept = kept_drawing(annotated) if annotated is not None else None
+    if kept is not None:
+        reading["annotated"] = kept
     return reading
 
 
@@ -315,10 +315,7 @@ def undo(token: str, capture_id: int) -> BaseResponse:
     def summary(undone: history.Correction) -> str:
         return f"{owner.name}: undid {undone.cell} set to {sagrada_table.describe_die(undone.die)}"
 
-    try:
-        history.undo_last_correction(game, capture.id, summary)
-    except HistoryError as error:
-        abort(409, description=f"Nothing to undo: {error}.")
+    undo_last_fix(game, capture, summary)
     return redirect(url_for("table.game", token=token, _anchor=f"seat-{owner.seat}"), code=303)
 
 
