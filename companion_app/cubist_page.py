@@ -55,7 +55,7 @@ from engine.cubist.cards import CardSet, InstallationCard, bundled_cards
 from engine.cubist.structures import FACES, Column, Problem, Structure
 from engine.cubist.topview import InstallationMatch, TopView
 from vision.cubist.workroom import READING_LONG_SIDE, WORKROOM_COLORS, WorkroomReader, annotate
-from vision.decode import DecodeLimits, decode_image
+from vision.decode import DecodedImage
 from vision.errors import ModelUnavailable, VisionError
 from vision.read import SECOND_LOOK_BELOW
 
@@ -69,9 +69,9 @@ MAX_TYPED_COLUMNS = 30
 HEIGHTS_CELL = "heights"
 NO_READER = "The photo is kept, but this TableSight cannot read dice from photos: type the top view."
 
-WorkroomPhotoReader = Callable[[bytes], dict[str, Any]]
-"""What `PHOTO_READERS["cubist"]` holds: a photo's bytes (already checked by `decode_photo`) to the reading.
-The reader decodes them itself, at the size its top-face finder needs."""
+WorkroomPhotoReader = Callable[[DecodedImage], dict[str, Any]]
+"""What `PHOTO_READERS["cubist"]` holds: a photo decoded at least `READING_LONG_SIDE` long (where the photo
+is), as the top-face finder needs, to the reading."""
 
 
 class TypedError(ValueError):
@@ -84,10 +84,9 @@ def _shared_reader() -> WorkroomReader:
     return WorkroomReader()
 
 
-def read_photo(data: bytes) -> dict[str, Any]:
+def read_photo(decoded: DecodedImage) -> dict[str, Any]:
     """The photo reader this page plugs into `PHOTO_READERS`: the columns as read, anything left out, and
     under "annotated" the photo with each face's column and value drawn on it (pixels, kept by the page)."""
-    decoded = decode_image(data, DecodeLimits(target_long_side=READING_LONG_SIDE))
     reading = _shared_reader().read_pixels(decoded.pixels, 1 / decoded.scale)
     columns = [
         {
@@ -269,7 +268,7 @@ class CaptureView:
     def colour_note(self) -> str | None:
         """A workroom read in another player's colour was probably photographed for the wrong player."""
         colour = self.workroom.color
-        if colour is None or colour == self.player.colour or self.capture.reading.get("source") == "typed":
+        if colour is None or colour == self.player.colour:
             return None
         player = self.player
         return f"These dice look {colour}, but {player.name} plays {player.colour}: is it their workroom?"
@@ -395,8 +394,8 @@ def add_capture(token: str) -> Response:
         abort(400, description="Choose a photo of the workroom or type its top view, then send again.")
     photo = None
     if sent is not None:
-        decoded = sent.decoded()
-        reading = {"source": "demo" if sent.demo else "photo", **_read_photo(sent.data)}
+        decoded = sent.decoded(READING_LONG_SIDE)
+        reading = {"source": "demo" if sent.demo else "photo", **_read_photo(decoded)}
         name = keep_photo(sent.data, decoded, Path(current_app.config["PHOTO_FOLDER"]))
         photo = (name, decoded.stored_width, decoded.stored_height)
         summary = f"{player.name}'s workroom: sent {sent.label}"
@@ -413,13 +412,13 @@ def add_capture(token: str) -> Response:
     return redirect(url_for("cubist.game", token=token), code=303)
 
 
-def _read_photo(data: bytes) -> dict[str, Any]:
+def _read_photo(decoded: DecodedImage) -> dict[str, Any]:
     """What the photo shows, or why nothing could be read (the photo is kept either way)."""
     reader: WorkroomPhotoReader | None = current_app.config["PHOTO_READERS"].get(KIND)
     if reader is None:
         return {"columns": None, "message": NO_READER}
     try:
-        reading = reader(data)
+        reading = reader(decoded)
     except ModelUnavailable:
         return {"columns": None, "message": NO_READER}
     except VisionError as error:

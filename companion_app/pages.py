@@ -16,7 +16,7 @@ from werkzeug.wrappers import Response
 from companion_app import history
 from companion_app.history import Capture, Correction, Game, HistoryError, Player
 from companion_app.photos import PhotoRejected, decode_photo, keep_drawn
-from vision.decode import BGRImage, DecodedImage
+from vision.decode import BGRImage, DecodedImage, DecodeLimits
 
 SUBMISSION_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
 SEATS_KEY = "seats"  # session: game token -> the seat this phone last acted for
@@ -105,11 +105,13 @@ class SentPhoto:
         """How an error or the game's feed names it."""
         return f"the {'demo ' if self.demo else ''}photo {self.name!r}"
 
-    def decoded(self) -> DecodedImage:
-        """Its pixels within the app's byte and pixel limits, or a 400 that says what is wrong."""
+    def decoded(self, target_long_side: int = DecodeLimits.target_long_side) -> DecodedImage:
+        """Its pixels within the app's byte and pixel limits, at least `target_long_side` long where the
+        photo is (what the game's reader needs), or a 400 that says what is wrong."""
         config = current_app.config
+        limits = config["MAX_CONTENT_LENGTH"], config["MAX_IMAGE_PIXELS"]
         try:
-            return decode_photo(self.data, config["MAX_CONTENT_LENGTH"], config["MAX_IMAGE_PIXELS"])
+            return decode_photo(self.data, *limits, target_long_side)
         except PhotoRejected as error:
             abort(400, description=f"{self.label.capitalize()} was not accepted: {error}.")
 

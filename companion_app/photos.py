@@ -18,6 +18,7 @@ import hashlib
 import os
 import secrets
 from pathlib import Path
+from typing import cast
 
 import cv2
 
@@ -27,26 +28,40 @@ from vision.errors import VisionError
 SUFFIXES = {"JPEG": ".jpg", "PNG": ".png", "WebP": ".webp", "BMP": ".bmp"}
 PREVIEW_SUFFIX = ".preview.jpg"
 PREVIEW_QUALITY = 80
+PREVIEW_LONG_SIDE = 1600
+"""Previews are made from the pixels the game's reader was given; a reader that needs many (Cubist's) does
+not make the phones load them all."""
 
 
 class PhotoRejected(ValueError):
     """The upload is not a photo the companion can use; the message says why, for the player to read."""
 
 
-def decode_photo(data: bytes, max_bytes: int, max_pixels: int) -> DecodedImage:
-    """The photo's pixels, or PhotoRejected when it is empty, too large, not an image or corrupt."""
+def decode_photo(
+    data: bytes, max_bytes: int, max_pixels: int, target_long_side: int = DecodeLimits.target_long_side
+) -> DecodedImage:
+    """The photo's pixels, at least `target_long_side` long where the photo is (what the game's reader
+    needs), or PhotoRejected when it is empty, too large, not an image or corrupt."""
     if not data:
         raise PhotoRejected("the photo is empty (0 bytes)")
+    limits = DecodeLimits(max_bytes=max_bytes, max_pixels=max_pixels, target_long_side=target_long_side)
     try:
-        return decode_image(data, DecodeLimits(max_bytes=max_bytes, max_pixels=max_pixels))
+        return decode_image(data, limits)
     except VisionError as error:
         raise PhotoRejected(str(error)) from None
 
 
 def keep_photo(data: bytes, decoded: DecodedImage, folder: Path) -> str:
-    """Store the bytes and their preview once; return the photo's file name under `folder`."""
+    """Store the bytes and their preview (at most `PREVIEW_LONG_SIDE` long) once; return the photo's file
+    name under `folder`."""
     name = hashlib.sha256(data).hexdigest() + SUFFIXES.get(decoded.image_format, ".img")
-    ok, preview = cv2.imencode(".jpg", decoded.pixels, [cv2.IMWRITE_JPEG_QUALITY, PREVIEW_QUALITY])
+    pixels = decoded.pixels
+    long_side = max(pixels.shape[:2])
+    if long_side > PREVIEW_LONG_SIDE:
+        factor = PREVIEW_LONG_SIDE / long_side
+        size = (max(1, round(pixels.shape[1] * factor)), max(1, round(pixels.shape[0] * factor)))
+        pixels = cast(BGRImage, cv2.resize(pixels, size, interpolation=cv2.INTER_AREA))
+    ok, preview = cv2.imencode(".jpg", pixels, [cv2.IMWRITE_JPEG_QUALITY, PREVIEW_QUALITY])
     if not ok:
         raise PhotoRejected("the photo decoded, but no preview could be made of it")
     _write_once(folder / name, data)

@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 from companion_app import cubist_page
 from companion_app.cubist_page import TypedError, parse_heights, parse_top_view
 from tests.app.conftest import CSRF, huge_png, png_bytes, start_game, submission_key
+from vision.decode import DecodedImage
 from vision.errors import ModelUnavailable
 from vision.synth.cubist import DEMO_WORKROOMS
 
@@ -197,8 +198,8 @@ def test_another_game_kind_has_no_cubist_page(client: FlaskClient) -> None:
 
 
 def test_a_photo_is_read_by_the_games_photo_reader(app: Flask, client: FlaskClient) -> None:
-    def reader(data: bytes) -> dict[str, Any]:
-        assert data == png_bytes()
+    def reader(decoded: DecodedImage) -> dict[str, Any]:
+        assert decoded.pixels.shape == (48, 64, 3)
         columns = [
             {"x": 0, "y": 0, "value": 3, "unsure": True},
             {"x": 1, "y": 0, "value": 4, "unsure": False},
@@ -217,7 +218,7 @@ def test_a_photo_is_read_by_the_games_photo_reader(app: Flask, client: FlaskClie
 
 
 def test_without_the_dice_models_the_photo_is_kept_unread(app: Flask, client: FlaskClient) -> None:
-    def reader(_data: bytes) -> dict[str, Any]:
+    def reader(_decoded: DecodedImage) -> dict[str, Any]:
         raise ModelUnavailable("models/cubist_tops.onnx is missing")
 
     app.config["PHOTO_READERS"]["cubist"] = reader
