@@ -35,6 +35,7 @@ from werkzeug.wrappers import Response
 from companion_app import history
 from companion_app.history import Capture, Game, Player
 from companion_app.pages import (
+    SeatingError,
     capture_of,
     demo_files,
     join_url,
@@ -44,6 +45,7 @@ from companion_app.pages import (
     player_in_seat,
     remember_seat,
     remembered_seat,
+    seated_names,
     send_demo,
     sent_photo,
     submission_key,
@@ -64,7 +66,6 @@ bp = Blueprint("cubist", __name__)
 KIND = "cubist"
 DEMO_FOLDER = Path(__file__).parent / "demo" / "cubist"
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
-MAX_NAME_LENGTH = 40
 MAX_TYPED_COLUMNS = 30
 HEIGHTS_CELL = "heights"
 NO_READER = "The photo is kept, but this TableSight cannot read dice from photos: type the top view."
@@ -313,32 +314,29 @@ def new_game() -> str:
 
 @bp.post("/new/cubist")
 def create_game() -> Response | tuple[str, int]:
-    seated: list[history.NewPlayer] = []
-    problem = None
-    for seat in range(1, MAX_PLAYERS + 1):
-        name = " ".join(request.form.get(f"name_{seat}", "").split())
-        colour = request.form.get(f"colour_{seat}", "")
-        if not name:
-            continue
-        if len(name) > MAX_NAME_LENGTH:
-            problem = f"player {seat}: a name is at most {MAX_NAME_LENGTH} characters"
-        elif colour not in WORKROOM_COLORS:
-            allowed = ", ".join(WORKROOM_COLORS)
-            problem = f"player {seat}: choose a colour of Cubist's dice ({allowed}), not {colour!r}"
-        seated.append(history.NewPlayer(name, colour, {}))
-    if problem is None:
-        names = [p.name.casefold() for p in seated]
-        colours = [p.colour for p in seated]
-        if not MIN_PLAYERS <= len(seated) <= MAX_PLAYERS:
-            problem = f"Cubist is for {MIN_PLAYERS} to {MAX_PLAYERS} players: give at least two a name"
-        elif len(set(names)) != len(names):
-            problem = "two players have the same name; give each a different one"
-        elif len(set(colours)) != len(colours):
-            problem = "two players have the same colour; each builds with dice of their own"
-    if problem is not None:
-        return _setup_form(error=problem), 400
+    try:
+        seated = _seated_players()
+    except SeatingError as error:
+        return _setup_form(error=str(error)), 400
     game = history.create_game(KIND, {}, seated)
     return redirect(url_for("cubist.game", token=game.token), code=303)
+
+
+def _seated_players() -> list[history.NewPlayer]:
+    """The players named on the form, each with a colour of Cubist's dice of their own."""
+    seated = seated_names(request.form, range(1, MAX_PLAYERS + 1))
+    if not MIN_PLAYERS <= len(seated) <= MAX_PLAYERS:
+        raise SeatingError(f"Cubist is for {MIN_PLAYERS} to {MAX_PLAYERS} players: give at least two a name")
+    players = []
+    for seat, name in seated:
+        colour = request.form.get(f"colour_{seat}", "")
+        if colour not in WORKROOM_COLORS:
+            allowed = ", ".join(WORKROOM_COLORS)
+            raise SeatingError(f"player {seat}: choose a colour of Cubist's dice ({allowed}), not {colour!r}")
+        players.append(history.NewPlayer(name, colour, {}))
+    if len({p.colour for p in players}) != len(players):
+        raise SeatingError("two players have the same colour; each builds with dice of their own")
+    return players
 
 
 def _setup_form(error: str | None) -> str:

@@ -8,15 +8,11 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from companion_app import history, sagrada_table
+from companion_app.pages import SeatingError, seated_names
 
 bp = Blueprint("home", __name__)
 
-MAX_NAME_LENGTH = 40
 PLAYER_COLOURS = ("red", "blue", "green", "yellow", "purple", "orange", "black", "white")
-
-
-class PlayerError(ValueError):
-    """A player's name or colour on the new-game form is missing or not allowed."""
 
 
 @dataclass(frozen=True)
@@ -91,7 +87,7 @@ def create_game() -> Response | tuple[str, int]:
     try:
         seated = _seated_players()
         game_setup, player_setups = sagrada_table.read_setup(request.form, [seat for seat, _, _ in seated])
-    except (PlayerError, sagrada_table.SetupError) as error:
+    except (SeatingError, sagrada_table.SetupError) as error:
         return _setup_form(error=str(error)), 400
     players = [
         history.NewPlayer(name, colour, setup)
@@ -104,19 +100,11 @@ def create_game() -> Response | tuple[str, int]:
 def _seated_players() -> list[tuple[int, str, str]]:
     """(seat, name, colour) for every seat with a name; seats left blank stay empty."""
     seated = []
-    for seat in range(1, sagrada_table.MAX_PLAYERS + 1):
-        name = " ".join(request.form.get(f"name_{seat}", "").split())
-        if not name:
-            continue
-        if len(name) > MAX_NAME_LENGTH:
-            raise PlayerError(f"player {seat}: a name is at most {MAX_NAME_LENGTH} characters")
+    for seat, name in seated_names(request.form, range(1, sagrada_table.MAX_PLAYERS + 1)):
         colour = request.form.get(f"colour_{seat}", "")
         if colour not in PLAYER_COLOURS:
-            raise PlayerError(f"player {seat}: choose a colour from the list, not {colour!r}")
+            raise SeatingError(f"player {seat}: choose a colour from the list, not {colour!r}")
         seated.append((seat, name, colour))
-    names = [name.casefold() for _, name, _ in seated]
-    if len(set(names)) != len(names):
-        raise PlayerError("two players have the same name; give each a different one")
     return seated
 
 

@@ -6,9 +6,10 @@ what to do, so no page writes these checks again."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from flask import abort, current_app, request, send_from_directory, session, url_for
 from werkzeug.wrappers import Response
@@ -18,9 +19,33 @@ from companion_app.history import Capture, Correction, Game, HistoryError, Playe
 from companion_app.photos import PhotoRejected, decode_photo, keep_drawn
 from vision.decode import BGRImage, DecodedImage, DecodeLimits
 
+MAX_NAME_LENGTH = 40
+Seat = TypeVar("Seat", int, str)  # a seat's number, or its side's name (Run Buster's "red" and "blue")
+
 SUBMISSION_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
 SEATS_KEY = "seats"  # session: game token -> the seat this phone last acted for
 REMEMBERED_GAMES = 8
+
+
+class SeatingError(ValueError):
+    """A new-game form's players break what every game asks of them; the message says what to change."""
+
+
+def seated_names(form: Mapping[str, str], seats: Iterable[Seat]) -> list[tuple[Seat, str]]:
+    """(seat, name) for each seat whose `name_<seat>` field holds a name (spaces squeezed), in seat order;
+    blank seats are skipped. SeatingError for a name too long or two names alike."""
+    seated: list[tuple[Seat, str]] = []
+    for seat in seats:
+        name = " ".join(form.get(f"name_{seat}", "").split())
+        if not name:
+            continue
+        if len(name) > MAX_NAME_LENGTH:
+            raise SeatingError(f"player {seat}: a name is at most {MAX_NAME_LENGTH} characters")
+        seated.append((seat, name))
+    folded = [name.casefold() for _, name in seated]
+    if len(set(folded)) != len(folded):
+        raise SeatingError("two players have the same name; give each a different one")
+    return seated
 
 
 def load_game(token: str) -> Game:

@@ -31,12 +31,14 @@ from werkzeug.wrappers import Response
 from companion_app import history
 from companion_app.history import Capture, Event, Game, Player
 from companion_app.pages import (
+    SeatingError,
     forget_seat,
     join_url,
     load_game_of_kind,
     player_in_seat,
     remember_seat,
     remembered_seat,
+    seated_names,
     submission_key,
 )
 from engine.core import IllegalMove, ParseError
@@ -68,7 +70,6 @@ from engine.riverdragons.moves import (
 bp = Blueprint("riverdragons", __name__)
 
 KIND = "river-dragons"
-MAX_NAME_LENGTH = 40
 SEATS = range(1, max(PLAYER_COUNTS) + 1)
 MOVE_CELL = "move"  # the correction cell that takes a move back
 BUTTONS_UP_TO = 8  # a group of more moves is offered as a list to pick from, except the cards to plan
@@ -92,10 +93,6 @@ BOARD_MARGIN = 6.0
 _MOVES_LOCK = threading.Lock()
 
 
-class SetupError(ValueError):
-    """The new-game form names too few or too many players, a bad name, or a start player not seated."""
-
-
 # --- a new game ---------------------------------------------------------------------------------------------
 
 
@@ -108,7 +105,7 @@ def new_game() -> str:
 def create_game() -> Response | tuple[str, int]:
     try:
         names, start = seating(request.form)
-    except SetupError as error:
+    except SeatingError as error:
         return _setup_form(error=str(error)), 400
     players = [
         history.NewPlayer(name, colour, {}) for name, colour in zip(names, COLOURS[: len(names)], strict=True)
@@ -119,26 +116,16 @@ def create_game() -> Response | tuple[str, int]:
 
 def seating(form: Mapping[str, str]) -> tuple[list[str], int]:
     """The players' names in seating order (blank seats skipped) and the index of the one who starts."""
-    seated: list[tuple[int, str]] = []
-    for seat in SEATS:
-        name = " ".join(form.get(f"name_{seat}", "").split())
-        if not name:
-            continue
-        if len(name) > MAX_NAME_LENGTH:
-            raise SetupError(f"seat {seat}: a name is at most {MAX_NAME_LENGTH} characters")
-        seated.append((seat, name))
+    seated = seated_names(form, SEATS)
     if len(seated) not in PLAYER_COUNTS:
-        raise SetupError(
+        raise SeatingError(
             f"River Dragons is for {PLAYER_COUNTS[0]} to {PLAYER_COUNTS[-1]} players; "
             f"{len(seated)} named: give each player at the table a name"
         )
-    folded = [name.casefold() for _, name in seated]
-    if len(set(folded)) != len(folded):
-        raise SetupError("two players have the same name; give each a different one")
     seats = [seat for seat, _ in seated]
     start = form.get("start", "") or str(seats[0])
     if not start.isdigit() or int(start) not in seats:
-        raise SetupError(f"the start player must be a seat with a name, not seat {start!r}")
+        raise SeatingError(f"the start player must be a seat with a name, not seat {start!r}")
     return [name for _, name in seated], seats.index(int(start))
 
 

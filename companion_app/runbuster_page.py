@@ -29,10 +29,12 @@ from werkzeug.wrappers import Response
 from companion_app import history
 from companion_app.history import Capture, Game, Player
 from companion_app.pages import (
+    SeatingError,
     capture_of,
     demo_files,
     join_url,
     load_game_of_kind,
+    seated_names,
     send_demo,
     sent_photo,
     submission_key,
@@ -52,7 +54,6 @@ bp = Blueprint("runbuster", __name__)
 
 KIND = "runbuster"
 DEMO_FOLDER = Path(__file__).parent / "demo" / "runbuster"
-MAX_NAME_LENGTH = 40
 NO_READER = "The photo is kept, but this TableSight cannot read dice from photos: type the dice in each zone."
 
 
@@ -90,14 +91,14 @@ def new_game() -> str:
 
 @bp.post("/new/runbuster")
 def create_game() -> Response | tuple[str, int]:
-    names = [" ".join(request.form.get(f"name_{side.label}", "").split()) for side in Side]
     problem = None
-    if not all(names):
-        problem = "Run Buster is for two players: give both a name"
-    elif any(len(name) > MAX_NAME_LENGTH for name in names):
-        problem = f"a name is at most {MAX_NAME_LENGTH} characters"
-    elif names[0].casefold() == names[1].casefold():
-        problem = "the two players have the same name; give each a different one"
+    try:
+        names = [name for _, name in seated_names(request.form, [side.label for side in Side])]
+    except SeatingError as error:
+        problem = str(error)
+    else:
+        if len(names) < len(Side):
+            problem = "Run Buster is for two players: give both a name"
     paper = request.form.get("paper", "a3")
     if paper not in ("a3", "a4"):
         problem = f"print the mat on A3 or A4, not {paper!r}"
