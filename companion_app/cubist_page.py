@@ -8,12 +8,19 @@ a misread column by typing its value (a correction of the capture: the column "x
 in `die`, None for no die there) and confirm the heights they see with one correction of them all
 (`cell` "heights", `die` "x,y:h ..."). With every column's height known the workroom is a whole structure:
 checked in three dimensions and matched to the cards exactly.
+
+A workroom that is exactly an installation card can be completed for its points (a correction, `cell`
+"completed", `die` the card), and each player says how many of their dice lie in the shared museum (a
+capture with no photo, `{"source": "museum", "museum_dice": n}`, the latest one counting). The page keeps
+the score sheet from these, and the game ends at once when a player completes their fifth installation,
+or when the players end it at the table (the museum complete).
 """
 
 from __future__ import annotations
 
 import re
 import secrets
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -43,6 +50,7 @@ from companion_app.pages import (
     load_game_of_kind,
     owner_of,
     player_in_seat,
+    refuse_if_ended,
     remember_seat,
     remembered_seat,
     seated_names,
@@ -54,6 +62,7 @@ from companion_app.pages import (
 from companion_app.photos import keep_photo
 from engine.core import EngineError
 from engine.cubist.cards import CardSet, InstallationCard, bundled_cards
+from engine.cubist.game import DICE_PER_PLAYER, PUBLISHED, PlayerScore, standings
 from engine.cubist.structures import FACES, Column, Problem, Structure
 from engine.cubist.topview import InstallationMatch, TopView
 from vision.cubist.workroom import READING_LONG_SIDE, WORKROOM_COLORS, WorkroomReader, annotate
@@ -68,7 +77,11 @@ DEMO_FOLDER = Path(__file__).parent / "demo" / "cubist"
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 MAX_TYPED_COLUMNS = 30
 HEIGHTS_CELL = "heights"
+COMPLETED_CELL = "completed"
+MUSEUM_SOURCE = "museum"
 NO_READER = "The photo is kept, but this TableSight cannot read dice from photos: type the top view."
+
+_COMPLETING = threading.Lock()
 
 WorkroomPhotoReader = Callable[[DecodedImage], dict[str, Any]]
 """What `PHOTO_READERS["cubist"]` holds: a photo decoded at least `READING_LONG_SIDE` long (where the photo
@@ -130,6 +143,7 @@ class Workroom:
     corrected: frozenset[Column]
     unsure: frozenset[Column]
     color: str | None
+    completed: str | None = None  # the installation card the players completed it as, if they did
 
     @property
     def view(self) -> TopView:
@@ -174,7 +188,7 @@ def workroom_of(capture: Capture) -> Workroom:
     corrections = capture.corrected_cells()
     fixed: set[Column] = set()
     for cell, die in corrections.items():
-        if cell == HEIGHTS_CELL:
+        if cell in (HEIGHTS_CELL, COMPLETED_CELL):
             continue
         column = parse_column(cell)
         fixed.add(column)
@@ -187,7 +201,12 @@ def workroom_of(capture: Capture) -> Workroom:
     if heights is not None and set(heights) != set(values):
         heights = None  # confirmed for other columns: a column fixed since needs its heights again
     return Workroom(
-        values, heights, frozenset(fixed), frozenset(unsure - fixed), capture.reading.get("color")
+        values,
+        heights,
+        frozenset(fixed),
+        frozenset(unsure - fixed),
+        capture.reading.get("color"),
+        corrections.get(COMPLETED_CELL),
     )
 
 
@@ -266,6 +285,12 @@ class CaptureView:
         return str(message) if message else None
 
     @property
+    def completed_card(self) -> InstallationCard | None:
+        """The card this workroom was completed as, while it still is that card (a fix since can undo it)."""
+        exact = self.verdict.exact or ()
+        return next((card for card in exact if card.id == self.workroom.completed), None)
+
+    @property
     def colour_note(self) -> str | None:
         """A workroom read in another player's colour was probably photographed for the wrong player."""
         colour = self.workroom.color
@@ -275,12 +300,18 @@ class CaptureView:
         return f"These dice look {colour}, but {player.name} plays {player.colour}: is it their workroom?"
 
 
+def is_museum_tally(capture: Capture) -> bool:
+    return capture.reading.get("source") == MUSEUM_SOURCE
+
+
 def capture_views(
     captures: Sequence[Capture], players: Sequence[Player], cards: CardSet
 ) -> list[CaptureView]:
+    """The workroom captures, numbered from 1 in the order they came (the museum tallies left out)."""
     by_id = {player.id: player for player in players}
     views = []
-    for number, capture in enumerate(captures, start=1):
+    workrooms = [capture for capture in captures if not is_museum_tally(capture)]
+    for number, capture in enumerate(workrooms, start=1):
         workroom = workroom_of(capture)
         views.append(
             CaptureView(number, capture, by_id[capture.player_id], workroom, verdict_of(workroom, cards))
@@ -288,18 +319,76 @@ def capture_views(
     return views
 
 
+@dataclass(frozen=True)
+class ScoreSheet:
+    """The points so far, in seat order: installations completed on this page and museum dice as last told;
+    the players ahead (the winners once the game is over) and why it ended."""
+
+    scores: tuple[tuple[Player, PlayerScore], ...]
+    ahead: tuple[Player, ...]
+    over: bool
+    ended_by: str | None
+
+    @property
+    def taken(self) -> frozenset[str]:
+        """The installation cards completed, which no other workroom can be completed as."""
+        return frozenset(card for _, score in self.scores for card, _ in score.installations)
+
+
+def score_sheet(
+    views: Sequence[CaptureView], captures: Sequence[Capture], players: Sequence[Player], ended: bool
+) -> ScoreSheet:
+    completed: dict[int, list[tuple[str, int]]] = {player.id: [] for player in players}
+    taken: set[str] = set()
+    for view in views:
+        card = view.completed_card
+        if card is not None and card.id not in taken:  # taken once, by the first to complete it
+            taken.add(card.id)
+            completed[view.player.id].append((card.id, card.points))
+    museum = dict.fromkeys(completed, 0)
+    for capture in captures:
+        if is_museum_tally(capture):
+            museum[capture.player_id] = int(capture.reading["museum_dice"])
+    per_die = PUBLISHED.points_per_museum_die
+    scores = tuple(
+        (
+            player,
+            PlayerScore(index, tuple(completed[player.id]), museum[player.id], per_die * museum[player.id]),
+        )
+        for index, player in enumerate(players)
+    )
+    _, winners = standings([score for _, score in scores])
+    scored = ended or any(score.total for _, score in scores)
+    ahead = tuple(players[index] for index in winners) if scored else ()
+    finisher = next((p for p, s in scores if len(s.installations) >= PUBLISHED.installations_to_end), None)
+    ended_by = None
+    if ended:
+        ended_by = (
+            f"{finisher.name} completed {PUBLISHED.installations_to_end} installations"
+            if finisher is not None
+            else "ended at the table"
+        )
+    return ScoreSheet(scores, ahead, ended, ended_by)
+
+
 def page_context(game: Game) -> dict[str, Any]:
     players = history.players(game)
-    views = capture_views(history.captures(game), players, bundled_cards())
+    captures = history.captures(game)
+    views = capture_views(captures, players, bundled_cards())
     latest = {view.player.id: view for view in views}
+    ended = history.has_ended(game)
     return {
         "game": game,
         "players": players,
+        "ended": ended,
+        "sheet": score_sheet(views, captures, players, ended),
         "latest": [latest.get(player.id) for player in players],
         "captures": views[::-1],
         "last_event_id": history.last_event_id(game),
         "format_column": format_column,
         "format_heights": format_heights,
+        "points_per_museum_die": PUBLISHED.points_per_museum_die,
+        "installations_to_end": PUBLISHED.installations_to_end,
     }
 
 
@@ -356,6 +445,8 @@ def game(token: str) -> str:
         "cubist/game.html",
         join_url=join_url(game),
         submission=secrets.token_urlsafe(24),
+        museum_submission=secrets.token_urlsafe(24),
+        max_museum_dice=DICE_PER_PLAYER,
         demos=demo_photos(),
         my_seat=remembered_seat(token),
         **page_context(game),
@@ -384,6 +475,7 @@ def demo_photo(name: str) -> Response:
 def add_capture(token: str) -> Response:
     """A player's workroom: a photo (uploaded or a demo) or its top view typed; a resent form counts once."""
     game = _load(token)
+    refuse_if_ended(game)
     submission = submission_key()
     player = player_in_seat(game, request.form.get("seat", ""))
     sent = sent_photo(DEMO_FOLDER, demo_photos())
@@ -431,8 +523,7 @@ def _read_photo(decoded: DecodedImage) -> dict[str, Any]:
 @bp.post("/g/<token>/cubist/captures/<int:capture_id>/columns")
 def correct_column(token: str, capture_id: int) -> Response:
     """Fix one column of a capture: the value on top (nothing typed: no die stands there)."""
-    game = _load(token)
-    capture = capture_of(game, capture_id)
+    game, capture = _open_workroom(token, capture_id)
     text = request.form.get("value", "").strip()
     try:
         column = parse_column(request.form.get("column", ""))
@@ -455,8 +546,7 @@ def correct_column(token: str, capture_id: int) -> Response:
 @bp.post("/g/<token>/cubist/captures/<int:capture_id>/heights")
 def confirm_heights(token: str, capture_id: int) -> Response:
     """The heights the players see, for every column at once (typed, or a matching card's, by a button)."""
-    game = _load(token)
-    capture = capture_of(game, capture_id)
+    game, capture = _open_workroom(token, capture_id)
     workroom = workroom_of(capture)
     if not workroom.values:
         abort(400, description="The workroom holds no die yet: fix its columns first, then its heights.")
@@ -472,8 +562,7 @@ def confirm_heights(token: str, capture_id: int) -> Response:
 
 @bp.post("/g/<token>/cubist/captures/<int:capture_id>/undo")
 def undo(token: str, capture_id: int) -> Response:
-    game = _load(token)
-    capture = capture_of(game, capture_id)
+    game, capture = _open_workroom(token, capture_id)
 
     def summary(undone: history.Correction) -> str:
         return f"{_photo_named(game, capture)}: undid the fix of {undone.cell}"
@@ -482,6 +571,67 @@ def undo(token: str, capture_id: int) -> Response:
     return redirect(url_for("cubist.game", token=token, _anchor=f"capture-{capture.id}"), code=303)
 
 
+@bp.post("/g/<token>/cubist/captures/<int:capture_id>/complete")
+def complete(token: str, capture_id: int) -> Response:
+    """Complete the workroom as an installation card it exactly is, for the card's points; a player's
+    fifth installation ends the game at once."""
+    with _COMPLETING:  # two phones completing the same card at once: the second finds it taken
+        game, capture = _open_workroom(token, capture_id)
+        _complete(game, capture, request.form.get("card", ""))
+    return redirect(url_for("cubist.game", token=token, _anchor=f"capture-{capture.id}"), code=303)
+
+
+def _complete(game: Game, capture: Capture, card_id: str) -> None:
+    players = history.players(game)
+    captures = history.captures(game)
+    views = capture_views(captures, players, bundled_cards())
+    view = next(view for view in views if view.capture.id == capture.id)
+    sheet = score_sheet(views, captures, players, ended=False)
+    exact = {card.id: card for card in view.verdict.exact or ()}
+    if view.completed_card is not None:
+        abort(409, description=f"This workroom is already completed as {view.completed_card.id}.")
+    if card_id not in exact:
+        known = ", ".join(exact) or "no card: confirm heights that make it one first"
+        abort(400, description=f"This workroom is not {card_id!r}; with its heights it is {known}.")
+    if card_id in sheet.taken:
+        abort(409, description=f"{card_id} is already completed; each installation card is taken once.")
+    points = exact[card_id].points
+    summary = f"{view.player.name} completed {card_id} ({points} points) with workroom photo {view.number}"
+    history.add_correction(game, capture.id, COMPLETED_CELL, card_id, summary)
+    done = next(len(score.installations) for player, score in sheet.scores if player.id == view.player.id)
+    if done + 1 >= PUBLISHED.installations_to_end:
+        history.end_game(game)
+
+
+@bp.post("/g/<token>/cubist/museum")
+def museum_dice(token: str) -> Response:
+    """How many of a player's dice lie in the museum now, 2 points each; the latest count stands."""
+    game = _load(token)
+    refuse_if_ended(game)
+    submission = submission_key()
+    player = player_in_seat(game, request.form.get("seat", ""))
+    text = request.form.get("dice", "").strip()
+    if not (text.isdigit() and int(text) <= DICE_PER_PLAYER):
+        abort(400, description=f"Say how many dice lie in the museum, 0 to {DICE_PER_PLAYER}, not {text!r}.")
+    dice = int(text)
+    reading = {"source": MUSEUM_SOURCE, "museum_dice": dice}
+    summary = f"{player.name}: {dice} {'die' if dice == 1 else 'dice'} in the museum"
+    history.add_capture(game, player, submission, reading, summary, None)
+    remember_seat(token, player.seat)
+    return redirect(url_for("cubist.game", token=token), code=303)
+
+
+def _open_workroom(token: str, capture_id: int) -> tuple[Game, Capture]:
+    """The game, while it has not ended, and its workroom capture (a museum tally is not one)."""
+    game = _load(token)
+    refuse_if_ended(game)
+    capture = capture_of(game, capture_id)
+    if is_museum_tally(capture):
+        abort(404, description=f"Capture {capture_id} is a museum count, not a workroom.")
+    return game, capture
+
+
 def _photo_named(game: Game, capture: Capture) -> str:
-    """How the game's feed names a capture: "Ann's workroom photo 3"."""
-    return f"{owner_of(game, capture).name}'s workroom photo {capture.id}"
+    """How the game's feed names a capture, with the number the page shows: "Ann's workroom photo 3"."""
+    workrooms = [c.id for c in history.captures(game) if not is_museum_tally(c)]
+    return f"{owner_of(game, capture).name}'s workroom photo {workrooms.index(capture.id) + 1}"

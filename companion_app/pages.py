@@ -82,6 +82,12 @@ def submission_key() -> str:
     return submission
 
 
+def refuse_if_ended(game: Game) -> None:
+    """A 409 for any change to a game that has ended: its history stays as it was when it ended."""
+    if history.has_ended(game):
+        abort(409, description="This game has ended; its history can be viewed but no longer changed.")
+
+
 def capture_of(game: Game, capture_id: int) -> Capture:
     try:
         return history.capture(game, capture_id)

@@ -36,6 +36,7 @@ from companion_app.pages import (
     join_url,
     load_game_of_kind,
     player_in_seat,
+    refuse_if_ended,
     remember_seat,
     remembered_seat,
     seated_names,
@@ -517,6 +518,7 @@ def choose_seat(token: str) -> Response:
 def play(token: str) -> Response:
     """One decision of the player to move, from a button, a list or typed; checked before it is stored."""
     game = _load(token)
+    refuse_if_ended(game)
     submission = submission_key()
     text = " ".join(request.form.get("move", "").split())
     with _MOVES_LOCK:
@@ -588,6 +590,7 @@ def _refuse_if_stale(table: Table) -> None:
 def take_back(token: str) -> Response:
     """Take back the last move in force: a correction of its capture, so the history keeps it."""
     game = _load(token)
+    refuse_if_ended(game)
     with _MOVES_LOCK:
         table = replay(game)
         last = table.played[-1] if table.played else None
@@ -601,6 +604,7 @@ def take_back(token: str) -> Response:
 def undo_take_back(token: str) -> Response:
     """Put back the move just taken back, while nothing else has happened since."""
     game = _load(token)
+    refuse_if_ended(game)
     with _MOVES_LOCK:
         table = replay(game)
         restored = table.taken_back

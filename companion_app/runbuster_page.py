@@ -34,6 +34,7 @@ from companion_app.pages import (
     demo_files,
     join_url,
     load_game_of_kind,
+    refuse_if_ended,
     seated_names,
     send_demo,
     sent_photo,
@@ -258,6 +259,7 @@ def demo_photo(name: str) -> Response:
 def add_capture(token: str) -> Response:
     """A photo of the mat (uploaded or a demo), or the dice typed zone by zone; a resent form counts once."""
     game = _load(token)
+    refuse_if_ended(game)
     submission = submission_key()
     sent = sent_photo(DEMO_FOLDER, demo_photos())
     typed = {key: request.form.get(key.replace(".", "_"), "").strip() for key in ZONE_KEYS}
@@ -322,6 +324,7 @@ def _first_player(game: Game) -> Player:
 def correct_zone(token: str, capture_id: int) -> Response:
     """Fix one zone of a capture: the dice really lying there (nothing typed: the zone is empty)."""
     game = _load(token)
+    refuse_if_ended(game)
     capture = capture_of(game, capture_id)
     key = request.form.get("zone", "")
     if key not in ZONE_KEYS:
@@ -343,6 +346,7 @@ def correct_zone(token: str, capture_id: int) -> Response:
 @bp.post("/g/<token>/runbuster/captures/<int:capture_id>/undo")
 def undo(token: str, capture_id: int) -> Response:
     game = _load(token)
+    refuse_if_ended(game)
     capture = capture_of(game, capture_id)
 
     def summary(undone: history.Correction) -> str:

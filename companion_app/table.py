@@ -40,6 +40,7 @@ from companion_app.pages import (
     load_game,
     owner_of,
     player_in_seat,
+    refuse_if_ended,
     remember_seat,
     remembered_seat,
     sent_photo,
@@ -169,7 +170,7 @@ def add_capture(token: str) -> BaseResponse:
     """A photo (uploaded or a demo), a typed window, or both, for one player's window; a resent form is
     stored only once."""
     game = load_sagrada_game(token)
-    _refuse_if_ended(game)
+    refuse_if_ended(game)
     player = player_in_seat(game, request.form.get("player", ""))
     submission = submission_key()
     typed = request.form.get("window", "").strip()
@@ -288,7 +289,7 @@ def _send_photo(token: str, capture_id: int, preview: bool) -> BaseResponse:
 @bp.post("/captures/<int:capture_id>/corrections")
 def correct(token: str, capture_id: int) -> BaseResponse:
     game = load_sagrada_game(token)
-    _refuse_if_ended(game)
+    refuse_if_ended(game)
     capture = capture_of(game, capture_id)
     try:
         cell, die = sagrada_table.checked_correction(
@@ -308,7 +309,7 @@ def correct(token: str, capture_id: int) -> BaseResponse:
 @bp.post("/captures/<int:capture_id>/undo")
 def undo(token: str, capture_id: int) -> BaseResponse:
     game = load_sagrada_game(token)
-    _refuse_if_ended(game)
+    refuse_if_ended(game)
     capture = capture_of(game, capture_id)
     owner = owner_of(game, capture)
 
@@ -326,8 +327,3 @@ def end(token: str) -> BaseResponse:
     history.end_game(game)
     after = "results.score_sheet" if game.kind == sagrada_table.KIND else "table.game"
     return redirect(url_for(after, token=token), code=303)
-
-
-def _refuse_if_ended(game: Game) -> None:
-    if history.has_ended(game):
-        abort(409, description="This game has ended; its history can be viewed but no longer changed.")

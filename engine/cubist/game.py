@@ -246,6 +246,17 @@ class PlayerScore:
         }
 
 
+def standings(scores: Sequence[PlayerScore]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The players from first to last, and the winners. The highest total leads; a tie goes to the most
+    museum dice; players still tied with the first share the win. Also ranks a table scored by hand."""
+    if not scores:
+        raise ValueError("standings need at least one player's score")
+    ordered = sorted(scores, key=lambda s: (-s.total, -s.museum_dice, s.player))
+    best = ordered[0]
+    winners = tuple(s.player for s in ordered if (s.total, s.museum_dice) == (best.total, best.museum_dice))
+    return tuple(s.player for s in ordered), tuple(sorted(winners))
+
+
 @dataclass(frozen=True)
 class Cubist:
     """The Cubist engine for 2-4 players under a ruleset and a card set (the illustrative one by default)."""
@@ -1025,11 +1036,7 @@ class Cubist:
         if state.phase is not Phase.OVER:
             return None
         scores = self.score(state)
-        ranking = tuple(s.player for s in sorted(scores, key=lambda s: (-s.total, -s.museum_dice, s.player)))
-        best = scores[ranking[0]]
-        winners = tuple(
-            s.player for s in scores if (s.total, s.museum_dice) == (best.total, best.museum_dice)
-        )
+        ranking, winners = standings(scores)
         return Outcome(
             winners=winners,
             ranking=ranking,

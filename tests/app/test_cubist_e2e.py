@@ -1,7 +1,8 @@
 """The Cubist page in a real headless Chromium against a real waitress server: two phones, two workrooms.
 
 The first phone starts the game and types Bo's workroom; the second, joined by the link, sees it checked
-without reloading, confirms the heights of the card it can be, and the first follows.
+without reloading, confirms the heights of the card it can be, and the first follows. The first completes
+the card and the second sees the score; the second ends the game and the first page closes its forms.
 """
 
 from __future__ import annotations
@@ -45,3 +46,14 @@ def test_two_phones_follow_a_cubist_workroom(browser: Browser, server_url: str) 
         "With these heights it is installation-17 (6 points).", timeout=WAIT_MS
     )
     expect(first.locator(".standings")).to_contain_text("is installation-17")
+
+    # Completed on the first phone, the card scores on the second; the second ends the game (the museum
+    # is complete), after a confirmation, and the first phone's page drops its forms by itself.
+    first.get_by_role("button", name="Complete installation-17 (6 points)").click()
+    expect(second.locator("#score")).to_contain_text("Ahead now: <b>Bo</b>", timeout=WAIT_MS)
+    expect(second.locator("#score")).to_contain_text("1: installation-17 (6)")
+    second.once("dialog", lambda dialog: dialog.accept())
+    second.get_by_role("button", name="End the game (museum complete)").click()
+    expect(second.locator("#score")).to_contain_text("Game over: <b>Bo</b> wins (ended at the table)")
+    expect(first.locator("#score")).to_contain_text("Game over", timeout=WAIT_MS)
+    expect(first.get_by_role("button", name="Send")).to_have_count(0, timeout=WAIT_MS)

@@ -1,9 +1,11 @@
 """The Cubist page: a new game, workrooms from typed top views and photos, the rules' verdict, the cards
-a workroom can be, column fixes, confirmed heights and undo."""
+a workroom can be, column fixes, confirmed heights and undo; the score sheet (installations completed,
+museum dice) and the end of the game."""
 
 from __future__ import annotations
 
 import re
+import secrets
 from io import BytesIO
 from typing import Any
 
@@ -12,7 +14,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion_app import cubist_page
-from companion_app.cubist_page import TypedError, parse_heights, parse_top_view
+from companion_app.cubist_page import TypedError, format_heights, parse_heights, parse_top_view
+from engine.cubist.cards import bundled_cards
+from engine.cubist.topview import TopView, column_heights
 from tests.app.conftest import CSRF, huge_png, png_bytes, start_game, submission_key
 from vision.decode import DecodedImage
 from vision.errors import ModelUnavailable
@@ -259,3 +263,128 @@ def test_typed_notations_read_back_and_refuse_nonsense() -> None:
         parse_top_view("6" * 31)
     with pytest.raises(TypedError, match="a column is written"):
         parse_heights("1;0:2")
+
+
+# --- the score sheet: installations completed, museum dice, the end ----------------------------------------
+
+
+def typed_card(card_id: str) -> tuple[str, str]:
+    """An installation card's top view as typed on the page and the heights that make it the card."""
+    card = bundled_cards().installations[card_id]
+    values = TopView.of(card.structure).values
+    width = max(x for x, _ in values) + 1
+    rows = [
+        "".join(str(values.get((x, y), ".")) for x in range(width))
+        for y in range(max(y for _, y in values), -1, -1)
+    ]
+    return "/".join(rows), format_heights(column_heights(card.structure))
+
+
+def build(client: FlaskClient, page: str, card_id: str, seat: str = "1") -> str:
+    """Send a workroom that is exactly `card_id` and confirm its heights; the capture's URL."""
+    top, heights = typed_card(card_id)
+    assert send(client, page, top=top, seat=seat).status_code == 303
+    url = capture_url(client, page)
+    assert client.post(f"{url}/heights", data={"csrf_token": CSRF, "heights": heights}).status_code == 303
+    return url
+
+
+def complete(client: FlaskClient, url: str, card_id: str) -> Any:
+    return client.post(f"{url}/complete", data={"csrf_token": CSRF, "card": card_id})
+
+
+def score_text(client: FlaskClient, page: str) -> str:
+    body = client.get(page).text
+    card = body[body.index('id="score"') :].split("</section>")[0]
+    return " ".join(re.sub(r"<[^>]+>", " ", card).split())
+
+
+def count_museum_dice(client: FlaskClient, page: str, seat: str, dice: str) -> Any:
+    data = {"csrf_token": CSRF, "submission": secrets.token_urlsafe(24), "seat": seat, "dice": dice}
+    return client.post(f"{page}/museum", data=data)
+
+
+def test_a_workroom_that_is_a_card_is_completed_once_for_its_points(client: FlaskClient) -> None:
+    page = start(client)
+    assert "Ann 0 0 0 Bo 0 0 0" in score_text(client, page) and "Ahead now" not in score_text(client, page)
+    url = build(client, page, "installation-17")
+    assert "Complete installation-17 (6 points)" in workroom_text(client, page)
+    refused = complete(client, url, "installation-01")
+    assert refused.status_code == 400 and "it is installation-17" in refused.text
+    assert complete(client, url, "installation-17").status_code == 303
+    assert "Completed as installation-17 (6 points for Ann)" in workroom_text(client, page)
+    assert "Ahead now: Ann" in score_text(client, page)
+    assert "Ann 1: installation-17 (6) 0 6 Bo 0 0 0" in score_text(client, page)
+    again = complete(client, url, "installation-17")
+    assert again.status_code == 409 and "already completed as installation-17" in again.text
+    # The same card built in Bo's workroom cannot be completed a second time.
+    other = build(client, page, "installation-17", seat="2")
+    assert "installation-17 is already completed" in workroom_text(client, page)
+    taken = complete(client, other, "installation-17")
+    assert taken.status_code == 409 and "each installation card is taken once" in taken.text
+    # Undone, the card is free again and the points go.
+    assert client.post(f"{url}/undo", data={"csrf_token": CSRF}).status_code == 303
+    assert "Ann 0 0 0" in score_text(client, page)
+    assert complete(client, other, "installation-17").status_code == 303
+    assert "Ahead now: Bo" in score_text(client, page)
+
+
+def test_a_completion_lapses_when_a_fix_makes_the_workroom_another_structure(client: FlaskClient) -> None:
+    page = start(client)
+    url = build(client, page, "installation-01")
+    complete(client, url, "installation-01")
+    assert "Ann 1: installation-01 (2)" in score_text(client, page)
+    assert fix(client, url, "2,0", "5") == 303  # a third column: the heights and the card no longer hold
+    assert "Ann 0 0 0" in score_text(client, page)
+    assert "Completed as" not in workroom_text(client, page)
+
+
+def test_museum_dice_count_two_points_each_and_break_a_tie(client: FlaskClient) -> None:
+    page = start(client)
+    complete(client, build(client, page, "installation-01"), "installation-01")  # Ann: 2 points
+    assert count_museum_dice(client, page, "2", "1").status_code == 303  # Bo: 2 points, 1 museum die
+    assert "Ahead now: Bo" in score_text(client, page) and "Bo 0 1 2" in score_text(client, page)
+    assert count_museum_dice(client, page, "2", "3").status_code == 303  # the latest count stands
+    assert "Bo 0 3 6" in score_text(client, page)
+    assert "Bo: 3 dice in the museum" in client.get(f"{page.removesuffix('/cubist')}/timeline").text
+    for dice, message in [("-1", "0 to 20"), ("21", "0 to 20"), ("two", "0 to 20"), ("", "0 to 20")]:
+        response = count_museum_dice(client, page, "1", dice)
+        assert response.status_code == 400 and message in response.text
+    assert count_museum_dice(client, page, "9", "1").status_code == 400
+    assert "Ann 1: installation-01 (2) 0 2" in score_text(client, page)  # nothing refused was counted
+    assert client.get(page).text.count('class="card workroom"') == 1  # a count is not a workroom
+    tally = int(re.findall(r"/captures/(\d+)", client.get(page).text)[-1]) + 1
+    assert client.post(f"{page}/captures/{tally}/columns", data={"csrf_token": CSRF}).status_code == 404
+
+
+def test_a_fifth_installation_ends_the_game_at_once(client: FlaskClient) -> None:
+    page = start(client)
+    count_museum_dice(client, page, "2", "9")  # Bo: 18 points, but the game ends on Ann's fifth card
+    cards = ["installation-01", "installation-02", "installation-03", "installation-05", "installation-06"]
+    for card in cards:
+        assert complete(client, build(client, page, card), card).status_code == 303
+    text = score_text(client, page)
+    assert "Game over: Bo wins (Ann completed 5 installations)" in text
+    assert "Ann 5:" in text and "15" in text and "Bo 0 9 18" in text
+    body = client.get(page).text
+    assert 'name="top"' not in body and "Fix a column" not in body and "End the game" not in body
+    data = {"csrf_token": CSRF, "submission": secrets.token_urlsafe(24), "seat": "1", "top": "34"}
+    refused = client.post(f"{page}/captures", data=data)
+    assert refused.status_code == 409 and "This game has ended" in refused.text
+    assert count_museum_dice(client, page, "1", "1").status_code == 409
+    url = capture_url(client, page)
+    for action in ("undo", "complete", "heights", "columns"):
+        assert client.post(f"{url}/{action}", data={"csrf_token": CSRF}).status_code == 409
+    assert "Ann 5:" in score_text(client, page)  # nothing changed
+
+
+def test_the_players_end_the_game_when_the_museum_is_complete(client: FlaskClient) -> None:
+    page = start(client)
+    assert "End the game (museum complete)" in client.get(page).text
+    complete(client, build(client, page, "installation-01"), "installation-01")
+    count_museum_dice(client, page, "2", "1")
+    ended = client.post(f"{page.removesuffix('/cubist')}/end", data={"csrf_token": CSRF})
+    assert ended.status_code == 303
+    assert "Game over: Bo wins (ended at the table)" in score_text(
+        client, client.get(ended.headers["Location"]).headers["Location"]
+    )

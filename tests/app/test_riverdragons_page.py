@@ -462,3 +462,14 @@ def _resolved(engine: RiverDragons, state: State, move: str) -> State:
     programs = ((card, *ANN_PLAN[:4]), BO_PLAN)
     ready = replace(state, programs=programs, phase=Phase.RESOLVE, to_move=0, position=1, effects_left=1)
     return engine.apply(ready, engine.parse_move(move))
+
+
+def test_an_ended_game_refuses_every_change(app: Flask, client: FlaskClient) -> None:
+    page = start(client)
+    keys = form_keys(client, page)
+    client.post(f"{page.removesuffix('/river-dragons')}/end", data={"csrf_token": CSRF})
+    refused = client.post(f"{page}/moves", data={"csrf_token": CSRF, **keys, "move": ANN_PLAN[0]})
+    assert refused.status_code == 409 and "This game has ended" in refused.text
+    for action in ("take-back", "take-back/undo"):
+        assert client.post(f"{page}/{action}", data={"csrf_token": CSRF}).status_code == 409
+    assert stored(app, page)[0] == []

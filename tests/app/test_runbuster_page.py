@@ -227,3 +227,16 @@ def test_demo_photos_are_offered_served_and_sent(app: Flask, client: FlaskClient
     assert (
         f"Sent the demo photo &#39;{demos[2]}&#39;" in client.get(f"{page.rsplit('/', 1)[0]}/timeline").text
     )
+
+
+def test_an_ended_game_refuses_every_change(client: FlaskClient) -> None:
+    page = start(client)
+    assert send(client, page, red_hand="45", blue_hand="23", red_roll="3446").status_code == 303
+    url = re.findall(r"/captures/(\d+)/zones", client.get(page).text)[0]
+    key = submission_key(client, page)
+    client.post(f"{page.removesuffix('/runbuster')}/end", data={"csrf_token": CSRF})
+    data = {"csrf_token": CSRF, "submission": key, "red_hand": "45", "blue_hand": "23", "red_roll": "3"}
+    refused = client.post(f"{page}/captures", data=data)
+    assert refused.status_code == 409 and "This game has ended" in refused.text
+    for action in ("zones", "undo"):
+        assert client.post(f"{page}/captures/{url}/{action}", data={"csrf_token": CSRF}).status_code == 409

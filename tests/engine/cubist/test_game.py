@@ -16,9 +16,11 @@ from engine.cubist.game import (
     Claim,
     Cubist,
     Phase,
+    PlayerScore,
     State,
     Step,
     rules_named,
+    standings,
 )
 from engine.cubist.moves import (
     Roll,
@@ -491,6 +493,18 @@ def test_a_tie_goes_to_the_most_museum_dice_then_is_shared() -> None:
     outcome = GAME.outcome(finished(shared))
     assert outcome is not None and outcome.winners == (0, 1) and outcome.details["totals"] == [7, 7]
     assert GAME.outcome(state) is None
+
+
+def test_standings_rank_a_table_scored_by_hand_as_the_outcome_does() -> None:
+    def score(player: int, points: tuple[int, ...], museum: int) -> PlayerScore:
+        cards = tuple((f"installation-{player}{i}", p) for i, p in enumerate(points))
+        return PlayerScore(player, cards, museum, 2 * museum)
+
+    assert standings([score(0, (5,), 0), score(1, (3,), 1), score(2, (4, 2), 0)]) == ((2, 1, 0), (2,))
+    assert standings([score(0, (5,), 1), score(1, (7,), 0), score(2, (7,), 0)]) == ((0, 1, 2), (0,))
+    assert standings([score(0, (), 0), score(1, (), 0)]) == ((0, 1), (0, 1))
+    with pytest.raises(ValueError, match="at least one"):
+        standings([])
 
 
 def test_a_multi_valued_bonus_die_may_be_turned_before_an_artist_changes_it() -> None:
