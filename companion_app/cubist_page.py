@@ -291,6 +291,20 @@ class CaptureView:
         return next((card for card in exact if card.id == self.workroom.completed), None)
 
     @property
+    def may_go(self) -> Mapping[Column, tuple[int, ...]]:
+        """The values a die placed next may show in each column (beside the others or on top), once the
+        workroom is a whole structure that keeps the rules and is still being built; empty otherwise."""
+        structure = self.workroom.structure
+        if structure is None or self.verdict.problems or self.completed_card is not None:
+            return {}
+        may_go: dict[Column, tuple[int, ...]] = {}
+        for spot in structure.candidate_positions():
+            values = tuple(v for v in FACES if structure.refusal(spot, v, "workroom") is None)
+            if values:
+                may_go[spot[:2]] = values
+        return may_go
+
+    @property
     def colour_note(self) -> str | None:
         """A workroom read in another player's colour was probably photographed for the wrong player."""
         colour = self.workroom.color

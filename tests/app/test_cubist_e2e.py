@@ -1,8 +1,9 @@
 """The Cubist page in a real headless Chromium against a real waitress server: two phones, two workrooms.
 
 The first phone starts the game and types Bo's workroom; the second, joined by the link, sees it checked
-without reloading, confirms the heights of the card it can be, and the first follows. The first completes
-the card and the second sees the score; the second ends the game and the first page closes its forms.
+without reloading, confirms the heights of the card it can be, and the first follows and asks where a 2
+may go. It completes the card and the second sees the score; the second ends the game and the first
+page closes its forms.
 """
 
 from __future__ import annotations
@@ -46,6 +47,10 @@ def test_two_phones_follow_a_cubist_workroom(browser: Browser, server_url: str) 
         "With these heights it is installation-17 (6 points).", timeout=WAIT_MS
     )
     expect(first.locator(".standings")).to_contain_text("is installation-17")
+    # A value's button lights the columns where a die showing it may go next: a 2 only beside the 3.
+    first.get_by_role("button", name="2", exact=True).click()
+    expect(first.locator(".may-go-result")).to_have_text("A 2 may go in 3 columns.")
+    expect(first.locator("td.may-go")).to_have_count(3)
 
     # Completed on the first phone, the card scores on the second; the second ends the game (the museum
     # is complete), after a confirmation, and the first phone's page drops its forms by itself.

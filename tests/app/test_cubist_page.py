@@ -388,3 +388,23 @@ def test_the_players_end_the_game_when_the_museum_is_complete(client: FlaskClien
     assert "Game over: Bo wins (ended at the table)" in score_text(
         client, client.get(ended.headers["Location"]).headers["Location"]
     )
+
+
+def test_a_whole_structure_lists_where_each_value_may_go_next(client: FlaskClient) -> None:
+    page = start(client)
+    send(client, page, top="34")
+    assert "data-may=" not in client.get(page).text  # from above alone the heights are unknown
+    url = capture_url(client, page)
+    client.post(f"{url}/heights", data={"csrf_token": CSRF, "heights": "0,0:1 1,0:2"})
+    cells = dict(re.findall(r'title="column (-?\d,-?\d)" data-may="([^"]*)"', client.get(page).text))
+    assert cells["0,0"] == "3"  # on top: only its equal, which the 4 beside it at that level allows
+    assert cells["1,0"] == "4" and cells["2,0"] == "3 5" and cells["-1,0"] == "2 4"
+    assert cells["0,1"] == "2 4" and cells["1,1"] == "3 5" and cells["-1,1"] == ""  # diagonal: no touch
+    assert "Where may a die go next?" in client.get(page).text
+    fix(client, url, "2,0", "5")  # a column added since: its heights must be confirmed again first
+    assert "data-may=" not in client.get(page).text
+    client.post(f"{url}/heights", data={"csrf_token": CSRF, "heights": "0,0:1 1,0:2 2,0:1"})
+    assert 'data-may="' in client.get(page).text
+    fix(client, url, "2,0", "6")
+    client.post(f"{url}/heights", data={"csrf_token": CSRF, "heights": "0,0:1 1,0:2 2,0:1"})
+    assert "differ-by-one" in workroom_text(client, page) and "data-may=" not in client.get(page).text
