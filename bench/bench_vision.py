@@ -7,7 +7,9 @@ threads); then accuracy on the real photos' validation split, on rendered scenes
 on the split's dice cut out and laid on rendered tables (`vision.synth.real_dice`: real dice on tables the
 photos never show), and on 12 MP phone photos of a whole table (dice 20-60 px, read from JPEG bytes as the
 command reads them), each rendered set with its value and colour accuracy by the size of the dice's top
-faces (and, for the renderer's own dice, by the glare on them) and its commonest misreads. `--reader FILE`
+faces (and, for the renderer's own dice, by the glare on them) and its commonest misreads. The real photos
+are also read changed as other cameras, tables and light would change them (`vision.evaluation.PERTURBATIONS`:
+scale, turn, tilt, light, colour casts, blur, shake, noise), each change alone. `--reader FILE`
 scores a candidate reader (a training run's output) instead of the shipped one, on the same photos and
 scenes; `--second-look-below 0` measures accuracy with one look at every die.
 """
@@ -27,9 +29,11 @@ import numpy as np
 from vision.colors import COLOR_SETS, OTHER_COLOR
 from vision.decode import BGRImage
 from vision.evaluation import (
+    PERTURBATIONS,
     DieOutcome,
     die_outcomes,
     load_labelled_photos,
+    read_perturbed,
     read_rendered_scenes,
     read_split,
     summarise,
@@ -92,6 +96,13 @@ def bench_accuracy(scenes: int, reader: Path, second_look_below: float) -> None:
     photos = load_labelled_photos(REAL_PHOTOS, read_split(VALIDATION_SPLIT))
     real = summarise([p.score(recognizer.recognize(p.path).dice) for p in photos])
     print(f"\nreal photos, validation split: {real}")
+    print("the same photos as another camera, table or light could change them (JPEG bytes, each alone):")
+
+    def read_photo(image: BGRImage) -> tuple[DetectedDie, ...]:
+        return recognizer.recognize(as_jpeg(image)).dice
+
+    for perturbation in PERTURBATIONS:
+        print(f"  {perturbation.name}: {read_perturbed(photos, perturbation, read_photo)}")
     if scenes < 4:
         return
 

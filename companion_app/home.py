@@ -38,7 +38,7 @@ GAMES: tuple[GameKind, ...] = (
     GameKind(
         "cubist",
         "Cubist",
-        "Dice workrooms from photos: placement rules and the installation cards they can be.",
+        "Dice workrooms from photos: placement rules, the installation cards they can be, the score.",
         "cubist.new_game",
         "cubist.game",
     ),

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+import cv2
 import numpy as np
+import numpy.typing as npt
 
 from vision.decode import BGRImage, read_image_size
 from vision.observation import Box, DetectedDie, box_area, box_centre, overlap_area
@@ -252,6 +254,153 @@ def die_outcomes(readings: Iterable[RenderedReading]) -> list[DieOutcome]:
             face_px = float(np.linalg.norm(edges, axis=1).mean())
             outcomes.append(DieOutcome(die.value, die.color, found.value, found.color, face_px, die.glare))
     return outcomes
+
+
+FloatImage = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class Perturbation:
+    """A change another camera, table or light could make to a labelled photo, applied to its pixels and
+    its boxes alike: a scale, a turn about the centre (the canvas grown to hold it), a tilt (the far edge
+    narrowed by `tilt` of the width on each side, as a camera leaning back sees it), then `pixels`.
+
+    The real photos show one white tray under one light; reading them changed like this is how far the
+    figures on them can be trusted for photos no one has labelled."""
+
+    name: str
+    scale: float = 1.0
+    turn_deg: float = 0.0
+    tilt: float = 0.0
+    pixels: Callable[[FloatImage], FloatImage] | None = None
+
+    def apply(self, photo: LabelledPhoto, image: BGRImage) -> tuple[BGRImage, LabelledPhoto]:
+        """The changed image, and the photo's labels with every box moved onto it (the bounding box of
+        its moved corners)."""
+        changed, matrix = image, np.eye(3)
+        if self.scale != 1.0:
+            height, width = image.shape[:2]
+            size = (round(width * self.scale), round(height * self.scale))
+            changed = np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.uint8)
+            matrix = np.diag([size[0] / width, size[1] / height, 1.0])
+        warp = self._warp(changed.shape[1], changed.shape[0])
+        if warp is not None:
+            view, size = warp
+            warped = cv2.warpPerspective(changed, view, size, borderMode=cv2.BORDER_REPLICATE)
+            changed = np.asarray(warped, np.uint8)
+            matrix = view @ matrix
+        if self.pixels is not None:
+            changed = np.clip(self.pixels(changed.astype(np.float32)), 0, 255).astype(np.uint8)
+        dice = tuple(replace(die, box=_moved(die.box, matrix)) for die in photo.dice)
+        unlabelled = tuple(_moved(box, matrix) for box in photo.unlabelled)
+        return changed, replace(photo, dice=dice, unlabelled=unlabelled)
+
+    def _warp(self, width: int, height: int) -> tuple[npt.NDArray[np.float64], tuple[int, int]] | None:
+        if not self.turn_deg and not self.tilt:
+            return None
+        turn = np.vstack([cv2.getRotationMatrix2D((width / 2, height / 2), self.turn_deg, 1.0), [0, 0, 1]])
+        corners = np.array([[0, 0, 1], [width, 0, 1], [width, height, 1], [0, height, 1]], float).T
+        turned = turn @ corners
+        left, top = turned[0].min(), turned[1].min()
+        size = (round(turned[0].max() - left), round(turned[1].max() - top))
+        turn = np.array([[1, 0, -left], [0, 1, -top], [0, 0, 1]]) @ turn
+        inset = self.tilt * size[0]
+        frame = np.array([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]], np.float32)
+        leaning = np.array([[inset, 0], [size[0] - inset, 0], [size[0], size[1]], [0, size[1]]], np.float32)
+        lean = np.asarray(cv2.getPerspectiveTransform(frame, leaning), np.float64)
+        return lean @ turn, size
+
+
+def _moved(box: Box, matrix: npt.NDArray[np.float64]) -> Box:
+    left, top, right, bottom = box
+    corners = np.array([[left, top, 1], [right, top, 1], [right, bottom, 1], [left, bottom, 1]]).T
+    moved = matrix @ corners
+    xs, ys = moved[0] / moved[2], moved[1] / moved[2]
+    return (float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()))
+
+
+def _gamma(exponent: float) -> Callable[[FloatImage], FloatImage]:
+    return lambda image: (255 * (image / 255) ** exponent).astype(np.float32)
+
+
+def _cast(blue: float, green: float, red: float) -> Callable[[FloatImage], FloatImage]:
+    gains = np.array([blue, green, red], np.float32)
+    return lambda image: (image * gains).astype(np.float32)
+
+
+def _uneven(image: FloatImage) -> FloatImage:
+    """A lamp off to one side: the far side at a third of the light."""
+    light = np.linspace(0.35, 1.1, image.shape[1], dtype=np.float32)
+    return (image * light[None, :, None]).astype(np.float32)
+
+
+def _defocus(share: float) -> Callable[[FloatImage], FloatImage]:
+    """A Gaussian blur of `share` of the long side (1.5 px on a 640-px photo is 0.0023)."""
+    return lambda image: np.asarray(cv2.GaussianBlur(image, (0, 0), share * max(image.shape[:2])), np.float32)
+
+
+def _shake(share: float) -> Callable[[FloatImage], FloatImage]:
+    """A sideways motion blur over `share` of the long side."""
+
+    def shaken(image: FloatImage) -> FloatImage:
+        length = max(3, round(share * max(image.shape[:2])) | 1)
+        kernel = np.zeros((length, length), np.float32)
+        kernel[length // 2, :] = 1 / length
+        return np.asarray(cv2.filter2D(image, -1, kernel), np.float32)
+
+    return shaken
+
+
+def _noise(sigma: float) -> Callable[[FloatImage], FloatImage]:
+    """Sensor noise, the same for every run (seeded by the image's size)."""
+
+    def noisy(image: FloatImage) -> FloatImage:
+        rng = np.random.default_rng(image.shape[0] * 7919 + image.shape[1])
+        return (image + rng.normal(0, sigma, image.shape)).astype(np.float32)
+
+    return noisy
+
+
+PERTURBATIONS = (
+    Perturbation("half size", scale=0.5),
+    Perturbation("1.8x size", scale=1.8),
+    Perturbation("quarter turn", turn_deg=90),
+    Perturbation("turned 30 degrees", turn_deg=30),
+    Perturbation("tilted (far edge 0.6 wide)", tilt=0.2),
+    Perturbation("tilted (far edge 0.4 wide)", tilt=0.3),
+    Perturbation("brighter (gamma 0.6)", pixels=_gamma(0.6)),
+    Perturbation("darker (gamma 1.7)", pixels=_gamma(1.7)),
+    Perturbation("uneven light", pixels=_uneven),
+    Perturbation("warm light", pixels=_cast(0.7, 0.9, 1.1)),
+    Perturbation("cool light", pixels=_cast(1.15, 1.0, 0.75)),
+    Perturbation("green cast", pixels=_cast(0.85, 1.1, 0.85)),
+    Perturbation("soft focus (0.23%)", pixels=_defocus(0.0023)),
+    Perturbation("out of focus (0.4%)", pixels=_defocus(0.004)),
+    Perturbation("shaken (0.8%)", pixels=_shake(0.008)),
+    Perturbation("shaken (1.1%)", pixels=_shake(0.011)),
+    Perturbation("sensor noise (sigma 10)", pixels=_noise(10)),
+)
+"""What `bench/bench_vision.py` reads the validation photos under, each on its own."""
+
+
+def perturbation_named(name: str) -> Perturbation:
+    return next(p for p in PERTURBATIONS if p.name == name)
+
+
+def read_perturbed(
+    photos: Sequence[LabelledPhoto],
+    perturbation: Perturbation,
+    read_dice: Callable[[BGRImage], Sequence[DetectedDie]],
+) -> AccuracyReport:
+    """How `read_dice` reads `photos` changed by `perturbation`."""
+    scores = []
+    for photo in photos:
+        image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise OSError(f"OpenCV could not read {photo.path}")
+        changed, moved = perturbation.apply(photo, np.asarray(image, np.uint8))
+        scores.append(moved.score(read_dice(changed)))
+    return summarise(scores)
 
 
 def _jpeg_dimensions(path: Path) -> tuple[int, int]:

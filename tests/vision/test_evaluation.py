@@ -1,17 +1,23 @@
 """Scoring: the round trip's per-die outcomes (what the bench's breakdown by face size and misread is made
-of), and the real photos' dice that their labels leave out."""
+of), the real photos' dice that their labels leave out, and the changes the real photos are read under."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+import pytest
+
 from vision.decode import BGRImage
 from vision.evaluation import (
+    LabelledDie,
     LabelledPhoto,
+    Perturbation,
     RenderedReading,
     centres_match,
     die_outcomes,
     load_labelled_photos,
+    perturbation_named,
     read_rendered_scenes,
     summarise,
 )
@@ -109,3 +115,49 @@ def test_a_die_found_where_the_labels_leave_one_out_neither_counts_for_nor_again
     elsewhere = found_die((10.0, 10.0, 40.0, 40.0), 4, "white")
     assert not photo.score([*labelled, held, elsewhere]).exact
     assert not photo.score([held]).exact
+
+
+def square_photo(width: int, height: int, box: Box) -> tuple[BGRImage, LabelledPhoto]:
+    """A grey image with one white square where its one labelled die's box is."""
+    image = np.full((height, width, 3), 90, np.uint8)
+    left, top, right, bottom = (round(v) for v in box)
+    image[top:bottom, left:right] = 255
+    return image, LabelledPhoto(Path("square.jpg"), (LabelledDie(box, 3, "red"),), ((0.0, 0.0, 5.0, 5.0),))
+
+
+def white_bounds(image: BGRImage) -> Box:
+    ys, xs = np.nonzero(image[:, :, 0] > 170)
+    return (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
+
+
+@pytest.mark.parametrize(
+    "perturbation",
+    [
+        Perturbation("scaled", scale=0.5),
+        Perturbation("quarter turn", turn_deg=90),
+        Perturbation("turned", turn_deg=30),
+        Perturbation("tilted", tilt=0.25),
+        Perturbation("both", scale=1.5, turn_deg=-20, tilt=0.1),
+    ],
+    ids=lambda p: p.name,
+)
+def test_a_perturbation_moves_the_boxes_with_the_pixels(perturbation: Perturbation) -> None:
+    image, photo = square_photo(200, 120, (120.0, 30.0, 160.0, 70.0))
+    changed, moved = perturbation.apply(photo, image)
+    assert changed.dtype == np.uint8 and changed.ndim == 3
+    assert moved.dice[0].value == 3 and moved.dice[0].color == "red"
+    assert np.allclose(moved.dice[0].box, white_bounds(changed), atol=2.5)
+    assert len(moved.unlabelled) == 1
+
+
+def test_a_quarter_turn_grows_the_canvas_to_hold_the_whole_photo() -> None:
+    image, photo = square_photo(200, 120, (120.0, 30.0, 160.0, 70.0))
+    changed, _ = Perturbation("quarter turn", turn_deg=90).apply(photo, image)
+    assert changed.shape[:2] == (200, 120)
+
+
+def test_a_change_of_light_keeps_the_boxes_and_the_pixels_in_range() -> None:
+    image, photo = square_photo(200, 120, (120.0, 30.0, 160.0, 70.0))
+    changed, moved = perturbation_named("warm light").apply(photo, image)
+    assert moved == photo and changed.shape == image.shape
+    assert changed[50, 140].tolist() == [178, 229, 255]  # 255 x (0.7, 0.9, 1.1), clipped

@@ -19,18 +19,25 @@ floors now sit about two and a half standard errors of a 2686-dice sample under 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
+import cv2
 import pytest
 
 from vision.colors import COLOR_SETS
+from vision.decode import BGRImage
 from vision.evaluation import (
+    PERTURBATIONS,
     AccuracyReport,
     load_labelled_photos,
+    perturbation_named,
+    read_perturbed,
     read_rendered_scenes,
     read_split,
     summarise,
 )
+from vision.observation import DetectedDie
 from vision.read import COLOR_CLASSES
 from vision.recognizer import DiceRecognizer
 from vision.synth.real_dice import load_real_dice, render_real_dice_scene
@@ -91,3 +98,48 @@ def test_real_dice_on_other_tables_are_found(on_tables: AccuracyReport) -> None:
 def test_real_dice_on_other_tables_are_read(on_tables: AccuracyReport) -> None:
     assert on_tables.value_accuracy >= 0.93, str(on_tables)
     assert on_tables.color_accuracy >= 0.978, str(on_tables)
+
+
+# The validation photos changed as another camera, table or light could change them, read from JPEG
+# bytes (`python3 bench/bench_vision.py --skip-latency --scenes 0` prints the figures). Measured with the
+# shipped models (session 35): (recall, value accuracy, colour accuracy), the floors about two dice under.
+# Heavy blur and shake are the weak points: out of focus by 0.4% of the long side 80.6 / 84.1 / 95.6%,
+# shaken over 1.1% of it 93.9 / 86.4 / 100%; their floors only catch a further fall.
+CHANGED_FLOORS = {
+    "half size": (0.988, 0.944, 0.988),  # measured 100 / 95.56 / 100
+    "1.8x size": (0.988, 0.983, 0.988),  # 100 / 99.44 / 100
+    "quarter turn": (0.988, 0.983, 0.988),  # 100 / 99.44 / 100
+    "turned 30 degrees": (0.988, 0.966, 0.988),  # 100 / 97.78 / 100
+    "tilted (far edge 0.6 wide)": (0.988, 0.966, 0.988),  # 100 / 97.78 / 100
+    "tilted (far edge 0.4 wide)": (0.977, 0.943, 0.988),  # 98.89 / 95.51 / 100
+    "brighter (gamma 0.6)": (0.988, 0.988, 0.982),  # 100 / 100 / 99.39
+    "darker (gamma 1.7)": (0.988, 0.972, 0.963),  # 100 / 98.33 / 97.58
+    "uneven light": (0.988, 0.977, 0.988),  # 100 / 98.89 / 100
+    "warm light": (0.988, 0.988, 0.975),  # 100 / 100 / 98.79
+    "cool light": (0.988, 0.983, 0.969),  # 100 / 99.44 / 98.18
+    "green cast": (0.988, 0.977, 0.988),  # 100 / 98.89 / 100
+    "soft focus (0.23%)": (0.988, 0.977, 0.988),  # 100 / 98.89 / 100
+    "out of focus (0.4%)": (0.794, 0.829, 0.943),  # 80.56 / 84.14 / 95.56
+    "shaken (0.8%)": (0.983, 0.949, 0.988),  # 99.44 / 96.09 / 100
+    "shaken (1.1%)": (0.927, 0.852, 0.988),  # 93.89 / 86.39 / 100
+    "sensor noise (sigma 10)": (0.988, 0.972, 0.988),  # 100 / 98.33 / 100
+}
+
+
+def test_every_change_the_bench_reads_has_a_floor() -> None:
+    assert set(CHANGED_FLOORS) == {perturbation.name for perturbation in PERTURBATIONS}
+
+
+@pytest.mark.parametrize("name", list(CHANGED_FLOORS))
+def test_the_validation_photos_read_well_when_changed(recognizer: DiceRecognizer, name: str) -> None:
+    photos = load_labelled_photos(REAL_PHOTOS, read_split(VALIDATION_SPLIT))
+
+    def read_jpeg(image: BGRImage) -> Sequence[DetectedDie]:
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        assert ok
+        return recognizer.recognize(data.tobytes()).dice
+
+    report = read_perturbed(photos, perturbation_named(name), read_jpeg)
+    recall, value, colour = CHANGED_FLOORS[name]
+    assert report.recall >= recall and report.precision >= 0.98, str(report)
+    assert report.value_accuracy >= value and report.color_accuracy >= colour, str(report)
