@@ -15,12 +15,10 @@ corners lie in the image, which is what a reader of the workroom from above can 
 
 from __future__ import annotations
 
-import argparse
 import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -28,6 +26,7 @@ from engine.cubist.cards import CardSet, bundled_cards
 from engine.cubist.structures import FACES, Column, Structure, parse_structure
 from engine.cubist.topview import TopView, column_heights
 from vision.synth.camera import Camera
+from vision.synth.demos import demo_main, write_jpeg
 from vision.synth.dice import die_box, die_rotation
 from vision.synth.scene import (
     Placed,
@@ -261,19 +260,13 @@ def write_demos(folder: Path, quality: int = 85) -> list[Path]:
         )
         rng = np.random.default_rng(DEMO_SEED + index)
         rendered = render_workroom(CubistSceneConfig(scene=scene), rng, parse_structure(structure))
-        path = folder / name
-        if not cv2.imwrite(str(path), rendered.image, [cv2.IMWRITE_JPEG_QUALITY, quality]):
-            raise OSError(f"OpenCV could not write {path}")
-        written.append(path)
+        written.append(write_jpeg(folder / name, rendered.image, quality))
     return written
 
 
 def main(argv: list[str] | None = None) -> None:
     """`python -m vision.synth.cubist OUT_DIR`: write the demo photos of Cubist workrooms."""
-    parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("out_dir", type=Path)
-    for path in write_demos(parser.parse_args(argv).out_dir):
-        print(path)
+    demo_main(write_demos, main.__doc__, argv)
 
 
 if __name__ == "__main__":

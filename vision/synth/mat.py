@@ -8,20 +8,19 @@ the dice scene's (`vision.synth.scene`), so a seed reproduces a photo exactly.
 
 from __future__ import annotations
 
-import argparse
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from vision.runbuster.mat import DIE_EDGE, MAT_HEIGHT, MAT_WIDTH, ZONE_KEYS, ZONES, Paper, Side, Zone
 from vision.runbuster.printable import draw_mat
 from vision.synth.camera import Camera, look_at_table
+from vision.synth.demos import demo_main, write_jpeg
 from vision.synth.dice import die_box, die_rotation
 from vision.synth.scene import (
     Placed,
@@ -262,19 +261,13 @@ def write_demos(folder: Path, quality: int = 85) -> list[Path]:
     written = []
     for index, (name, contents) in enumerate(DEMO_TABLES.items()):
         scene = render_mat_scene(config, np.random.default_rng(DEMO_SEED + index), contents)
-        path = folder / name
-        if not cv2.imwrite(str(path), scene.image, [cv2.IMWRITE_JPEG_QUALITY, quality]):
-            raise OSError(f"OpenCV could not write {path}")
-        written.append(path)
+        written.append(write_jpeg(folder / name, scene.image, quality))
     return written
 
 
 def main(argv: list[str] | None = None) -> None:
     """`python -m vision.synth.mat OUT_DIR`: write the demo photos of the Run Buster mat."""
-    parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("out_dir", type=Path)
-    for path in write_demos(parser.parse_args(argv).out_dir):
-        print(path)
+    demo_main(write_demos, main.__doc__, argv)
 
 
 if __name__ == "__main__":

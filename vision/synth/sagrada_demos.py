@@ -10,17 +10,16 @@ chosen so the shipped reader reads it exactly; `companion_app/demo/sagrada/demos
 
 from __future__ import annotations
 
-import argparse
 import json
 from dataclasses import dataclass
 from pathlib import Path
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from engine.sagrada.window import Cell, Color, Die, Pattern, Window, find_pattern, legal_placements
 from vision.colors import COLOR_SETS
+from vision.synth.demos import demo_main, write_jpeg
 from vision.synth.sagrada import SagradaConfig, render_window_scene
 from vision.synth.scene import SceneConfig
 
@@ -127,8 +126,7 @@ def write_demos(folder: Path, quality: int = 82) -> list[Path]:
     written = []
     for shot in SHOTS:
         path = folder / shot.file
-        if not cv2.imwrite(str(path), render(shot, windows), [cv2.IMWRITE_JPEG_QUALITY, quality]):
-            raise OSError(f"OpenCV could not write {path}")
+        write_jpeg(path, render(shot, windows), quality)
         written.append(path)
         pattern = PLAYERS[shot.player]
         window = str(windows[shot.player][shot.after_round - 1])
@@ -139,10 +137,7 @@ def write_demos(folder: Path, quality: int = 82) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> None:
     """`python -m vision.synth.sagrada_demos OUT_DIR`: write the Sagrada demo photos and their manifest."""
-    parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("out_dir", type=Path)
-    for path in write_demos(parser.parse_args(argv).out_dir):
-        print(path)
+    demo_main(write_demos, main.__doc__, argv)
 
 
 if __name__ == "__main__":
