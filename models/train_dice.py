@@ -164,6 +164,9 @@ class TrainingPlan:
     """Share of each of SCENE_KINDS among the reader's extra scenes."""
     detector_steps: int = 10000
     detector_batch: int = 8
+    detector_blur: float = 0.0
+    """Share of the detector's crops blurred as a camera out of focus or shaken, in proportion to the dice's
+    size (`camera_blur`); 0 draws nothing, so the crops are those of the runs before the option."""
     reader_steps: int = 18000
     reader_batch: int = 64
     reader_width: float = 1.0
@@ -374,7 +377,7 @@ def photometric_jitter(image: Image, rng: np.random.Generator) -> Image:
 
 
 def detector_sample(
-    scene: TrainingScene, rng: np.random.Generator
+    scene: TrainingScene, rng: np.random.Generator, blur: float = 0.0
 ) -> tuple[Image, npt.NDArray[np.float32], npt.NDArray[np.float32]]:
     """A crop at a random scale (median die 9-110 px), mostly around a die, with its heatmap (1 channel)
     and mask, size and offset targets (5 channels). Cropping before resizing keeps this cheap."""
@@ -417,9 +420,24 @@ def detector_sample(
     origin = np.array([left, top, left, top], dtype=np.float32)
     boxes = (np.array([d.box for d in scene.dice], dtype=np.float32).reshape(-1, 4) - origin) * scale
     crop, boxes = _random_dihedral(crop, boxes, rng)
+    if blur and rng.random() < blur:
+        crop = camera_blur(crop, float(np.median(sizes)) * scale, rng)
     crop = photometric_jitter(crop, rng)
     heat, regression = detector_targets(boxes, DETECTOR_CROP // DETECTOR_STRIDE)
     return crop, heat, regression
+
+
+def camera_blur(image: Image, die_px: float, rng: np.random.Generator) -> Image:
+    """A camera out of focus (a Gaussian of 2-9% of a die's side) or shaken (a line of 8-30% of it, any
+    way): more than the renderer draws, as far as a person still sees a die there."""
+    if rng.random() < 0.5:
+        return cast(Image, cv2.GaussianBlur(image, (0, 0), max(0.5, rng.uniform(0.02, 0.09) * die_px)))
+    length = max(3, round(rng.uniform(0.08, 0.3) * die_px))
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1.0 / length
+    turn = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), float(rng.uniform(0, 180)), 1.0)
+    line = np.asarray(cv2.warpAffine(kernel, turn, (length, length)), np.float32)
+    return cast(Image, cv2.filter2D(image, -1, line / max(float(line.sum()), 1e-6)))
 
 
 def _random_dihedral(
@@ -585,7 +603,7 @@ def detector_batch(
     rng: np.random.Generator,
 ) -> Batch:
     samples = [
-        detector_sample(_pick_scene(synthetic, real, plan.real_share, rng), rng)
+        detector_sample(_pick_scene(synthetic, real, plan.real_share, rng), rng, plan.detector_blur)
         for _ in range(plan.detector_batch)
     ]
     images = torch.from_numpy(np.stack([s[0] for s in samples]).transpose(0, 3, 1, 2).astype(np.float32))
@@ -779,6 +797,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--synthetic-scenes", type=int, default=defaults.synthetic_scenes)
     parser.add_argument("--reader-scenes", type=int, default=defaults.reader_scenes)
     parser.add_argument("--detector-steps", type=int, default=defaults.detector_steps)
+    parser.add_argument(
+        "--detector-blur",
+        type=float,
+        default=defaults.detector_blur,
+        help="share of the detector's crops blurred as a camera out of focus or shaken",
+    )
     parser.add_argument("--reader-steps", type=int, default=defaults.reader_steps)
     parser.add_argument(
         "--reader-width",
@@ -818,6 +842,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         synthetic_scenes=args.synthetic_scenes,
         reader_scenes=args.reader_scenes,
         detector_steps=args.detector_steps,
+        detector_blur=args.detector_blur,
         reader_steps=args.reader_steps,
         reader_width=args.reader_width,
         reader_cast=tuple(args.reader_cast),
