@@ -8,10 +8,11 @@ on the split's dice cut out and laid on rendered tables (`vision.synth.real_dice
 photos never show), and on 12 MP phone photos of a whole table (dice 20-60 px, read from JPEG bytes as the
 command reads them), each rendered set with its value and colour accuracy by the size of the dice's top
 faces (and, for the renderer's own dice, by the glare on them) and its commonest misreads. The real photos
-are also read changed as other cameras, tables and light would change them (`vision.evaluation.PERTURBATIONS`:
-scale, turn, tilt, light, colour casts, blur, shake, noise), each change alone. `--reader FILE`
-scores a candidate reader (a training run's output) instead of the shipped one, on the same photos and
-scenes; `--second-look-below 0` measures accuracy with one look at every die.
+are also read changed as other cameras, tables and light would change them
+(`vision.evaluation.PERTURBATIONS`: scale, turn, tilt, light, colour casts, blur, shake, noise), each change
+alone. `--reader FILE` and `--detector FILE` score a candidate (a training run's output) instead of the
+shipped one, on the same photos and scenes; `--second-look-below 0` measures accuracy with one look at every
+die.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import numpy as np
 
 from vision.colors import COLOR_SETS, OTHER_COLOR
 from vision.decode import BGRImage
+from vision.detect import DETECTOR_MODEL
 from vision.evaluation import (
     PERTURBATIONS,
     DieOutcome,
@@ -75,10 +77,11 @@ def jpeg_bytes(config: SceneConfig, seed: int) -> tuple[bytes, int]:
     return as_jpeg(scene.image), len(scene.dice)
 
 
-def bench_latency(repeats: int, reader: Path) -> None:
+def bench_latency(repeats: int, detector: Path, reader: Path) -> None:
     photos = {name: jpeg_bytes(config, seed) for seed, (name, config) in enumerate(LATENCY_CASES.items())}
     for threads in (1, 2):
-        recognizer = DiceRecognizer(RecognizerSettings(threads=threads), reader_model=reader)
+        settings = RecognizerSettings(threads=threads)
+        recognizer = DiceRecognizer(settings, detector_model=detector, reader_model=reader)
         print(f"\nlatency, {threads} thread{'s' if threads > 1 else ''} (median of {repeats} runs, ms)")
         print(f"  {'image':<20} {'decode':>7} {'detect':>7} {'read':>7} {'total':>7}  dice found/drawn")
         for name, (data, drawn) in photos.items():
@@ -91,8 +94,9 @@ def bench_latency(repeats: int, reader: Path) -> None:
             print(f"  {name:<20} {stages}  {len(runs[0].dice)}/{drawn}")
 
 
-def bench_accuracy(scenes: int, reader: Path, second_look_below: float) -> None:
-    recognizer = DiceRecognizer(RecognizerSettings(second_look_below=second_look_below), reader_model=reader)
+def bench_accuracy(scenes: int, detector: Path, reader: Path, second_look_below: float) -> None:
+    settings = RecognizerSettings(second_look_below=second_look_below)
+    recognizer = DiceRecognizer(settings, detector_model=detector, reader_model=reader)
     photos = load_labelled_photos(REAL_PHOTOS, read_split(VALIDATION_SPLIT))
     real = summarise([p.score(recognizer.recognize(p.path).dice) for p in photos])
     print(f"\nreal photos, validation split: {real}")
@@ -198,6 +202,7 @@ def main() -> None:
         default=2000,
         help="rendered scenes in the round trip (a quarter as many real dice on tables; under 4: neither)",
     )
+    parser.add_argument("--detector", type=Path, default=DETECTOR_MODEL, help="the detector model to measure")
     parser.add_argument("--reader", type=Path, default=READER_MODEL, help="the reader model to measure")
     parser.add_argument("--skip-latency", action="store_true", help="measure accuracy only")
     parser.add_argument(
@@ -208,8 +213,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     if not args.skip_latency:
-        bench_latency(args.repeats, args.reader)
-    bench_accuracy(args.scenes, args.reader, args.second_look_below)
+        bench_latency(args.repeats, args.detector, args.reader)
+    bench_accuracy(args.scenes, args.detector, args.reader, args.second_look_below)
 
 
 if __name__ == "__main__":
