@@ -178,6 +178,8 @@ class TrainingPlan:
     reader_bfloat16: bool = False
     """Train the reader under bfloat16 autocast, channels last (the weights stay float32): about twice as
     fast a step on a processor with AVX-512 BF16, so a wider reader fits the same training time."""
+    reader_blur: float = 0.0
+    """Share of the reader's crops (dice and "not a die" alike) blurred as `detector_blur`'s are."""
     real_share: float = 0.25
     negative_share: float = 0.2
 
@@ -492,6 +494,7 @@ def reader_sample(
     rng: np.random.Generator,
     pips: Sequence[tuple[float, float]] = (),
     cast_range: tuple[float, float] = TrainingPlan.reader_cast,
+    blur: float = 0.0,
 ) -> tuple[Image, npt.NDArray[np.float32]]:
     """The crop of `target` as the recognizer will cut it, from a jittered box (detector error), under a
     random colour cast that the white balance must undo, sometimes at low resolution (small dice); and
@@ -511,6 +514,8 @@ def reader_sample(
         low = int(rng.integers(16, crop_size))
         smaller = cv2.resize(crop, (low, low), interpolation=cv2.INTER_AREA)
         crop = cast(Image, cv2.resize(smaller, crop.shape[:2][::-1]))
+    if blur and rng.random() < blur:
+        crop = camera_blur(crop, size * crop_size / side, rng)
     for _ in range(int(rng.integers(4))):  # np.rot90 turns (x, y) into (y, side - 1 - x)
         crop = np.rot90(crop)
         points = np.stack([points[:, 1], crop_size - 1 - points[:, 0]], axis=1)
@@ -630,7 +635,7 @@ def reader_batch(
         if scene.negatives and rng.random() < plan.negative_share:
             negative = scene.negatives[int(rng.integers(len(scene.negatives)))]
             crop, points = reader_sample(
-                scene, negative, plan.reader_input_size, rng, cast_range=plan.reader_cast
+                scene, negative, plan.reader_input_size, rng, (), plan.reader_cast, plan.reader_blur
             )
             values.append(NOT_A_DIE)
             colors.append(IGNORED)
@@ -642,7 +647,7 @@ def reader_batch(
             die = readable[int(rng.integers(len(readable)))]
             box = die.detected_box if die.detected_box is not None and rng.random() < 0.7 else die.box
             crop, points = reader_sample(
-                scene, box, plan.reader_input_size, rng, die.pips, cast_range=plan.reader_cast
+                scene, box, plan.reader_input_size, rng, die.pips, plan.reader_cast, plan.reader_blur
             )
             values.append(die.value - 1)
             colors.append(color_index[die.color])
@@ -819,6 +824,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="the range of each channel's gain in a reader crop's colour cast",
     )
     parser.add_argument(
+        "--reader-blur",
+        type=float,
+        default=defaults.reader_blur,
+        help="share of the reader's crops blurred as a camera out of focus or shaken",
+    )
+    parser.add_argument(
         "--reader-bfloat16",
         action=argparse.BooleanOptionalAction,
         default=defaults.reader_bfloat16,
@@ -847,6 +858,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         reader_width=args.reader_width,
         reader_cast=tuple(args.reader_cast),
         reader_bfloat16=args.reader_bfloat16,
+        reader_blur=args.reader_blur,
     )
     train(
         plan,
