@@ -488,10 +488,7 @@ def demo_photo(name: str) -> Response:
 @bp.post("/g/<token>/cubist/captures")
 def add_capture(token: str) -> Response:
     """A player's workroom: a photo (uploaded or a demo) or its top view typed; a resent form counts once."""
-    game = _load(token)
-    refuse_if_ended(game)
-    submission = submission_key()
-    player = player_in_seat(game, request.form.get("seat", ""))
+    game, submission, player = _open_form(token)
     sent = sent_photo(DEMO_FOLDER, demo_photos())
     typed = request.form.get("top", "").strip()
     if sent is None and not typed:
@@ -620,10 +617,7 @@ def _complete(game: Game, capture: Capture, card_id: str) -> None:
 @bp.post("/g/<token>/cubist/museum")
 def museum_dice(token: str) -> Response:
     """How many of a player's dice lie in the museum now, 2 points each; the latest count stands."""
-    game = _load(token)
-    refuse_if_ended(game)
-    submission = submission_key()
-    player = player_in_seat(game, request.form.get("seat", ""))
+    game, submission, player = _open_form(token)
     text = request.form.get("dice", "").strip()
     if not (text.isdigit() and int(text) <= DICE_PER_PLAYER):
         abort(400, description=f"Say how many dice lie in the museum, 0 to {DICE_PER_PLAYER}, not {text!r}.")
@@ -633,6 +627,13 @@ def museum_dice(token: str) -> Response:
     history.add_capture(game, player, submission, reading, summary, None)
     remember_seat(token, player.seat)
     return redirect(url_for("cubist.game", token=token), code=303)
+
+
+def _open_form(token: str) -> tuple[Game, str, Player]:
+    """The game, while it has not ended, the form's one-time key and the player it was sent for."""
+    game = _load(token)
+    refuse_if_ended(game)
+    return game, submission_key(), player_in_seat(game, request.form.get("seat", ""))
 
 
 def _open_workroom(token: str, capture_id: int) -> tuple[Game, Capture]:
