@@ -6,7 +6,9 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 pytest.importorskip("torch")
@@ -14,6 +16,7 @@ pytest.importorskip("torch")
 from models.train_dice import (
     PIP_MAP_STRIDE,
     VALIDATION_SPLIT,
+    camera_blur,
     detector_targets,
     main,
     pip_map,
@@ -229,3 +232,35 @@ def test_a_training_photo_with_a_die_its_labels_leave_out_is_refused(monkeypatch
     monkeypatch.setattr("models.train_dice.load_labelled_photos", with_one_left_out)
     with pytest.raises(ValueError, match="leave out"):
         real_training_scenes()
+
+
+def sharpness(image: npt.NDArray[np.uint8]) -> float:
+    return float(cv2.Laplacian(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.CV_32F).var())
+
+
+def test_camera_blur_softens_in_proportion_to_the_die() -> None:
+    image = np.full((96, 96, 3), 60, np.uint8)
+    image[40:56, 40:56] = 240
+    rng = np.random.default_rng(3)
+    small = [sharpness(camera_blur(image, 10.0, rng)) for _ in range(20)]
+    large = [sharpness(camera_blur(image, 60.0, rng)) for _ in range(20)]
+    assert max(small) < sharpness(image) and np.median(large) < np.median(small)
+    blurred = camera_blur(image, 40.0, rng)
+    assert blurred.shape == image.shape and blurred.dtype == np.uint8
+    assert abs(float(blurred.mean()) - float(image.mean())) < 2  # light is spread, not lost
+
+
+def test_blurred_reader_samples_keep_their_pips_and_no_blur_draws_nothing() -> None:
+    image = np.full((200, 200, 3), 60, np.uint8)
+    pips = [(90.0, 95.0), (112.0, 104.0)]
+    for x, y in pips:
+        image[round(y) - 3 : round(y) + 4, round(x) - 3 : round(x) + 4] = 250
+    scene = training_scene(image, ())
+    box = (80.0, 80.0, 120.0, 120.0)
+    plain = reader_sample(scene, box, 48, np.random.default_rng(5), pips)
+    unblurred = reader_sample(scene, box, 48, np.random.default_rng(5), pips, blur=0.0)
+    assert np.array_equal(plain[0], unblurred[0])  # the shipped runs' streams are unchanged
+    crop, points = reader_sample(scene, box, 48, np.random.default_rng(5), pips, blur=1.0)
+    assert sharpness(crop) < sharpness(plain[0])
+    for x, y in points:
+        assert crop[round(y), round(x)].mean() > 90, (x, y)
