@@ -24,7 +24,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from vision.colors import COLOR_SETS, OTHER_COLOR
@@ -33,6 +32,7 @@ from vision.detect import DETECTOR_MODEL
 from vision.evaluation import (
     PERTURBATIONS,
     DieOutcome,
+    as_jpeg,
     die_outcomes,
     load_labelled_photos,
     read_perturbed,
@@ -65,13 +65,6 @@ WHOLE_TABLE_CONFIG = SceneConfig(width=4032, height=3024, dice_count=(8, 20), di
 """A phone's 12 MP photo of a whole table from standing height: the detector's fine pass finds its dice."""
 
 
-def as_jpeg(image: BGRImage) -> bytes:
-    """A photo's bytes as a phone stores it: JPEG at quality 92."""
-    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    assert ok
-    return data.tobytes()
-
-
 def jpeg_bytes(config: SceneConfig, seed: int) -> tuple[bytes, int]:
     scene = render_scene(config, np.random.default_rng(seed))
     return as_jpeg(scene.image), len(scene.dice)
@@ -102,8 +95,8 @@ def bench_accuracy(scenes: int, detector: Path, reader: Path, second_look_below:
     print(f"\nreal photos, validation split: {real}")
     print("the same photos as another camera, table or light could change them (JPEG bytes, each alone):")
 
-    def read_photo(image: BGRImage) -> tuple[DetectedDie, ...]:
-        return recognizer.recognize(as_jpeg(image)).dice
+    def read_photo(data: bytes) -> tuple[DetectedDie, ...]:
+        return recognizer.recognize(data).dice
 
     for perturbation in PERTURBATIONS:
         print(f"  {perturbation.name}: {read_perturbed(photos, perturbation, read_photo)}")

@@ -18,11 +18,10 @@ import hashlib
 import os
 import secrets
 from pathlib import Path
-from typing import cast
 
 import cv2
 
-from vision.decode import BGRImage, DecodedImage, DecodeLimits, decode_image
+from vision.decode import BGRImage, DecodedImage, DecodeLimits, decode_image, resized
 from vision.errors import VisionError
 
 SUFFIXES = {"JPEG": ".jpg", "PNG": ".png", "WebP": ".webp", "BMP": ".bmp"}
@@ -56,11 +55,8 @@ def keep_photo(data: bytes, decoded: DecodedImage, folder: Path) -> str:
     name under `folder`."""
     name = hashlib.sha256(data).hexdigest() + SUFFIXES.get(decoded.image_format, ".img")
     pixels = decoded.pixels
-    long_side = max(pixels.shape[:2])
-    if long_side > PREVIEW_LONG_SIDE:
-        factor = PREVIEW_LONG_SIDE / long_side
-        size = (max(1, round(pixels.shape[1] * factor)), max(1, round(pixels.shape[0] * factor)))
-        pixels = cast(BGRImage, cv2.resize(pixels, size, interpolation=cv2.INTER_AREA))
+    if max(pixels.shape[:2]) > PREVIEW_LONG_SIDE:
+        pixels = resized(pixels, PREVIEW_LONG_SIDE)
     ok, preview = cv2.imencode(".jpg", pixels, [cv2.IMWRITE_JPEG_QUALITY, PREVIEW_QUALITY])
     if not ok:
         raise PhotoRejected("the photo decoded, but no preview could be made of it")

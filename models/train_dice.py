@@ -59,7 +59,7 @@ from vision.synth.dice import PIP_LAYOUTS
 from vision.synth.mat import MatSceneConfig, render_mat_scene
 from vision.synth.real_dice import RealDieCrop, load_real_dice, render_real_dice_scene
 from vision.synth.sagrada import RenderedWindow, SagradaConfig, render_window_scene
-from vision.synth.scene import RenderedDie, SceneConfig, render_scene
+from vision.synth.scene import RenderedDie, SceneConfig, motion_blur, render_scene
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 REAL_PHOTOS = REPOSITORY / "tests" / "data" / "dice_real"
@@ -434,12 +434,7 @@ def camera_blur(image: Image, die_px: float, rng: np.random.Generator) -> Image:
     way): more than the renderer draws, as far as a person still sees a die there."""
     if rng.random() < 0.5:
         return cast(Image, cv2.GaussianBlur(image, (0, 0), max(0.5, rng.uniform(0.02, 0.09) * die_px)))
-    length = max(3, round(rng.uniform(0.08, 0.3) * die_px))
-    kernel = np.zeros((length, length), np.float32)
-    kernel[length // 2, :] = 1.0 / length
-    turn = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), float(rng.uniform(0, 180)), 1.0)
-    line = np.asarray(cv2.warpAffine(kernel, turn, (length, length)), np.float32)
-    return cast(Image, cv2.filter2D(image, -1, line / max(float(line.sum()), 1e-6)))
+    return motion_blur(image, max(3, round(rng.uniform(0.08, 0.3) * die_px)), float(rng.uniform(0, 180)))
 
 
 def _random_dihedral(

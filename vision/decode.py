@@ -164,10 +164,16 @@ def _jpeg_reduction(width: int, height: int, target_long_side: int) -> int:
 
 def _shrink_early(pixels: BGRImage, target_long_side: int) -> BGRImage:
     """Shrink images more than twice the target (non-JPEG, or past 1/8) so later stages stay cheap."""
-    height, width = pixels.shape[:2]
-    long_side = max(width, height)
-    if long_side < 2 * target_long_side:
+    if max(pixels.shape[:2]) < 2 * target_long_side:
         return pixels
-    factor = target_long_side / long_side
-    size = (max(1, round(width * factor)), max(1, round(height * factor)))
-    return cast(BGRImage, cv2.resize(pixels, size, interpolation=cv2.INTER_AREA))
+    return resized(pixels, target_long_side)
+
+
+def resized(pixels: BGRImage, long_side: int) -> BGRImage:
+    """`pixels` shrunk or enlarged so that the long side is `long_side`."""
+    scale = long_side / max(pixels.shape[:2])
+    if scale == 1.0:
+        return pixels
+    size = (max(1, round(pixels.shape[1] * scale)), max(1, round(pixels.shape[0] * scale)))
+    interpolation = cv2.INTER_AREA if scale < 1.0 else cv2.INTER_LINEAR
+    return cast(BGRImage, cv2.resize(pixels, size, interpolation=interpolation))

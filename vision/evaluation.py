@@ -16,9 +16,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.decode import BGRImage, read_image_size
+from vision.decode import BGRImage, read_image_size, resized
 from vision.observation import Box, DetectedDie, box_area, box_centre, overlap_area
-from vision.synth.scene import RenderedDie, Scene, SceneConfig, render_scene
+from vision.synth.scene import RenderedDie, Scene, SceneConfig, motion_blur, render_scene
 
 
 @dataclass(frozen=True)
@@ -279,10 +279,8 @@ class Perturbation:
         its moved corners)."""
         changed, matrix = image, np.eye(3)
         if self.scale != 1.0:
-            height, width = image.shape[:2]
-            size = (round(width * self.scale), round(height * self.scale))
-            changed = np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.uint8)
-            matrix = np.diag([size[0] / width, size[1] / height, 1.0])
+            changed = resized(image, round(max(image.shape[:2]) * self.scale))
+            matrix = np.diag([changed.shape[1] / image.shape[1], changed.shape[0] / image.shape[0], 1.0])
         warp = self._warp(changed.shape[1], changed.shape[0])
         if warp is not None:
             view, size = warp
@@ -342,13 +340,7 @@ def _defocus(share: float) -> Callable[[FloatImage], FloatImage]:
 def _shake(share: float) -> Callable[[FloatImage], FloatImage]:
     """A sideways motion blur over `share` of the long side."""
 
-    def shaken(image: FloatImage) -> FloatImage:
-        length = max(3, round(share * max(image.shape[:2])) | 1)
-        kernel = np.zeros((length, length), np.float32)
-        kernel[length // 2, :] = 1 / length
-        return np.asarray(cv2.filter2D(image, -1, kernel), np.float32)
-
-    return shaken
+    return lambda image: motion_blur(image, max(3, round(share * max(image.shape[:2])) | 1), 0.0)
 
 
 def _noise(sigma: float) -> Callable[[FloatImage], FloatImage]:
@@ -387,19 +379,28 @@ def perturbation_named(name: str) -> Perturbation:
     return next(p for p in PERTURBATIONS if p.name == name)
 
 
+def as_jpeg(image: BGRImage) -> bytes:
+    """A photo's bytes as a phone stores it: JPEG at quality 92."""
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    if not ok:
+        raise ValueError("OpenCV could not encode the image as JPEG")
+    return data.tobytes()
+
+
 def read_perturbed(
     photos: Sequence[LabelledPhoto],
     perturbation: Perturbation,
-    read_dice: Callable[[BGRImage], Sequence[DetectedDie]],
+    read_dice: Callable[[bytes], Sequence[DetectedDie]],
 ) -> AccuracyReport:
-    """How `read_dice` reads `photos` changed by `perturbation`."""
+    """How `read_dice` reads `photos` changed by `perturbation`, each given as a phone stores it
+    (`as_jpeg`)."""
     scores = []
     for photo in photos:
         image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
         if image is None:
             raise OSError(f"OpenCV could not read {photo.path}")
         changed, moved = perturbation.apply(photo, np.asarray(image, np.uint8))
-        scores.append(moved.score(read_dice(changed)))
+        scores.append(moved.score(read_dice(as_jpeg(changed))))
     return summarise(scores)
 
 

@@ -16,12 +16,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
 
-import cv2
 import numpy as np
 
-from vision.decode import BGRImage
+from vision.decode import BGRImage, resized
 from vision.detect import DETECTOR_STRIDE, DetectorSettings, detector_input, heatmap_peaks
 from vision.observation import Box, box_centre
 from vision.onnx_session import MODELS_FOLDER, open_session
@@ -101,13 +99,3 @@ def apart(faces: list[TopFace]) -> list[TopFace]:
         if all(math.dist((x, y), other.centre) >= APART_SHARE * other.side for other in kept):
             kept.append(face)
     return kept
-
-
-def resized(pixels: BGRImage, long_side: int) -> BGRImage:
-    """`pixels` shrunk or enlarged so that the long side is `long_side`."""
-    scale = long_side / max(pixels.shape[:2])
-    if scale == 1.0:
-        return pixels
-    size = (max(1, round(pixels.shape[1] * scale)), max(1, round(pixels.shape[0] * scale)))
-    interpolation = cv2.INTER_AREA if scale < 1.0 else cv2.INTER_LINEAR
-    return cast(BGRImage, cv2.resize(pixels, size, interpolation=interpolation))

@@ -12,6 +12,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from functools import cache
+from typing import TypeVar, cast
 
 import cv2
 import numpy as np
@@ -24,6 +25,7 @@ from vision.synth.textures import BACKGROUND_KINDS, PAINT_SCALE, paint_surface
 
 FloatArray = NDArray[np.float64]
 Image = NDArray[np.float32]
+Pixels = TypeVar("Pixels", NDArray[np.float32], NDArray[np.uint8])
 
 
 class SceneConfigError(ValueError):
@@ -500,6 +502,16 @@ def _sensor_noise(height: int, width: int, rng: np.random.Generator) -> Image:
     return bank[y : y + height, x : x + width]
 
 
+def motion_blur(image: Pixels, length: int, angle_deg: float) -> Pixels:
+    """`image` smeared along a line `length` px long at `angle_deg`: the camera moved while it took it."""
+    kernel = np.zeros((length, length), np.float32)
+    cv2.line(kernel, (0, length // 2), (length - 1, length // 2), 1.0, 1)
+    rotation = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), angle_deg, 1.0)
+    turned = np.asarray(cv2.warpAffine(kernel, rotation, (length, length)), np.float32)
+    turned /= max(float(turned.sum()), 1e-6)
+    return cast(Pixels, np.asarray(cv2.filter2D(image, -1, turned), image.dtype))
+
+
 def photograph(image: Image, config: SceneConfig, rng: np.random.Generator) -> NDArray[np.uint8]:
     """Uneven light, white balance and exposure, blur, noise and JPEG: the camera's part."""
     h, w = image.shape[:2]
@@ -511,13 +523,7 @@ def photograph(image: Image, config: SceneConfig, rng: np.random.Generator) -> N
     image *= cv2.resize(field[..., None] * gains, (w, h), interpolation=cv2.INTER_LINEAR)
     if rng.random() < config.motion_blur_probability:
         length = max(3, int(rng.uniform(0.004, 0.015) * max(w, h)))
-        kernel = np.zeros((length, length), np.float32)
-        angle = rng.uniform(0, 180)
-        cv2.line(kernel, (0, length // 2), (length - 1, length // 2), 1.0, 1)
-        rotation = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), angle, 1.0)
-        turned = np.asarray(cv2.warpAffine(kernel, rotation, (length, length)), np.float32)
-        turned /= max(float(turned.sum()), 1e-6)
-        image = np.asarray(cv2.filter2D(image, -1, turned), np.float32)
+        image = motion_blur(image, length, rng.uniform(0, 180))
     elif rng.random() < 0.3:
         image = np.asarray(cv2.GaussianBlur(image, (0, 0), rng.uniform(0.4, 1.1)), np.float32)
     sigma = rng.uniform(*config.noise_sigma)
