@@ -143,7 +143,7 @@ class Workroom:
     corrected: frozenset[Column]
     unsure: frozenset[Column]
     color: str | None
-    completed: str | None = None  # the installation card the players completed it as, if they did
+    completed: str | None  # the installation card the players completed it as, if they did
 
     @property
     def view(self) -> TopView:

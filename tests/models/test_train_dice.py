@@ -16,6 +16,7 @@ pytest.importorskip("torch")
 from models.train_dice import (
     PIP_MAP_STRIDE,
     VALIDATION_SPLIT,
+    TrainingScene,
     camera_blur,
     detector_targets,
     main,
@@ -129,15 +130,22 @@ def test_top_face_pips_follow_the_face_corners() -> None:
     assert len(five) == 5 and five.min() == pytest.approx(110.0) and five.max() == pytest.approx(130.0)
 
 
-def test_reader_samples_carry_their_pips_through_the_crop_and_its_quarter_turns() -> None:
+PIPS = [(90.0, 95.0), (112.0, 104.0)]
+
+
+def scene_with_pips(half: int) -> TrainingScene:
+    """A dark table with two bright square pips (2 * `half` + 1 px) at `PIPS` and no labelled die."""
     image = np.full((200, 200, 3), 60, np.uint8)
-    pips = [(90.0, 95.0), (112.0, 104.0)]
-    for x, y in pips:
-        image[round(y) - 2 : round(y) + 3, round(x) - 2 : round(x) + 3] = 250
-    scene = training_scene(image, ())
+    for x, y in PIPS:
+        image[round(y) - half : round(y) + half + 1, round(x) - half : round(x) + half + 1] = 250
+    return training_scene(image, ())
+
+
+def test_reader_samples_carry_their_pips_through_the_crop_and_its_quarter_turns() -> None:
+    scene = scene_with_pips(2)
     rng = np.random.default_rng(7)
     for _ in range(12):
-        crop, points = reader_sample(scene, (80.0, 80.0, 120.0, 120.0), 48, rng, pips)
+        crop, points = reader_sample(scene, (80.0, 80.0, 120.0, 120.0), 48, rng, PIPS)
         assert points.shape == (2, 2)
         for x, y in points:
             assert crop[round(y), round(x)].mean() > 150, (x, y)
@@ -251,16 +259,12 @@ def test_camera_blur_softens_in_proportion_to_the_die() -> None:
 
 
 def test_blurred_reader_samples_keep_their_pips_and_no_blur_draws_nothing() -> None:
-    image = np.full((200, 200, 3), 60, np.uint8)
-    pips = [(90.0, 95.0), (112.0, 104.0)]
-    for x, y in pips:
-        image[round(y) - 3 : round(y) + 4, round(x) - 3 : round(x) + 4] = 250
-    scene = training_scene(image, ())
+    scene = scene_with_pips(3)
     box = (80.0, 80.0, 120.0, 120.0)
-    plain = reader_sample(scene, box, 48, np.random.default_rng(5), pips)
-    unblurred = reader_sample(scene, box, 48, np.random.default_rng(5), pips, blur=0.0)
+    plain = reader_sample(scene, box, 48, np.random.default_rng(5), PIPS)
+    unblurred = reader_sample(scene, box, 48, np.random.default_rng(5), PIPS, blur=0.0)
     assert np.array_equal(plain[0], unblurred[0])  # the shipped runs' streams are unchanged
-    crop, points = reader_sample(scene, box, 48, np.random.default_rng(5), pips, blur=1.0)
+    crop, points = reader_sample(scene, box, 48, np.random.default_rng(5), PIPS, blur=1.0)
     assert sharpness(crop) < sharpness(plain[0])
     for x, y in points:
         assert crop[round(y), round(x)].mean() > 90, (x, y)
