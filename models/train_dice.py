@@ -180,6 +180,8 @@ class TrainingPlan:
     fast a step on a processor with AVX-512 BF16, so a wider reader fits the same training time."""
     reader_blur: float = 0.0
     """Share of the reader's crops (dice and "not a die" alike) blurred as `detector_blur`'s are."""
+    reader_veil: float = 0.0
+    """Share of the reader's crops seen through veiling light (`veiling_light`); 0 draws nothing."""
     real_share: float = 0.25
     negative_share: float = 0.2
 
@@ -437,6 +439,15 @@ def camera_blur(image: Image, die_px: float, rng: np.random.Generator) -> Image:
     return motion_blur(image, max(3, round(rng.uniform(0.08, 0.3) * die_px)), float(rng.uniform(0, 180)))
 
 
+def veiling_light(image: Image, rng: np.random.Generator) -> Image:
+    """`image` under a veil of 5-40% of a light grey to white: a hazy lens, a bright window's flare, or a
+    webcam's flat, low-contrast picture. Colours fade towards the veil, which no gain can undo."""
+    share = np.float32(rng.uniform(0.05, 0.4))
+    veil = np.float32(255.0 * rng.uniform(0.5, 1.0)) * rng.uniform(0.95, 1.05, 3).astype(np.float32)
+    veiled = image.astype(np.float32) * (1 - share) + share * veil
+    return np.clip(veiled + 0.5, 0, 255).astype(np.uint8)
+
+
 def _random_dihedral(
     image: Image, boxes: npt.NDArray[np.float32], rng: np.random.Generator
 ) -> tuple[Image, npt.NDArray[np.float32]]:
@@ -490,6 +501,7 @@ def reader_sample(
     pips: Sequence[tuple[float, float]] = (),
     cast_range: tuple[float, float] = TrainingPlan.reader_cast,
     blur: float = 0.0,
+    veil: float = 0.0,
 ) -> tuple[Image, npt.NDArray[np.float32]]:
     """The crop of `target` as the recognizer will cut it, from a jittered box (detector error), under a
     random colour cast that the white balance must undo, sometimes at low resolution (small dice); and
@@ -511,6 +523,8 @@ def reader_sample(
         crop = cast(Image, cv2.resize(smaller, crop.shape[:2][::-1]))
     if blur and rng.random() < blur:
         crop = camera_blur(crop, size * crop_size / side, rng)
+    if veil and rng.random() < veil:
+        crop = veiling_light(crop, rng)
     for _ in range(int(rng.integers(4))):  # np.rot90 turns (x, y) into (y, side - 1 - x)
         crop = np.rot90(crop)
         points = np.stack([points[:, 1], crop_size - 1 - points[:, 0]], axis=1)
@@ -630,7 +644,14 @@ def reader_batch(
         if scene.negatives and rng.random() < plan.negative_share:
             negative = scene.negatives[int(rng.integers(len(scene.negatives)))]
             crop, points = reader_sample(
-                scene, negative, plan.reader_input_size, rng, (), plan.reader_cast, plan.reader_blur
+                scene,
+                negative,
+                plan.reader_input_size,
+                rng,
+                (),
+                plan.reader_cast,
+                plan.reader_blur,
+                plan.reader_veil,
             )
             values.append(NOT_A_DIE)
             colors.append(IGNORED)
@@ -642,7 +663,14 @@ def reader_batch(
             die = readable[int(rng.integers(len(readable)))]
             box = die.detected_box if die.detected_box is not None and rng.random() < 0.7 else die.box
             crop, points = reader_sample(
-                scene, box, plan.reader_input_size, rng, die.pips, plan.reader_cast, plan.reader_blur
+                scene,
+                box,
+                plan.reader_input_size,
+                rng,
+                die.pips,
+                plan.reader_cast,
+                plan.reader_blur,
+                plan.reader_veil,
             )
             values.append(die.value - 1)
             colors.append(color_index[die.color])
@@ -825,6 +853,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="share of the reader's crops blurred as a camera out of focus or shaken",
     )
     parser.add_argument(
+        "--reader-veil",
+        type=float,
+        default=defaults.reader_veil,
+        help="share of the reader's crops seen through veiling light (haze, flare, a flat webcam)",
+    )
+    parser.add_argument(
         "--reader-bfloat16",
         action=argparse.BooleanOptionalAction,
         default=defaults.reader_bfloat16,
@@ -854,6 +888,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         reader_cast=tuple(args.reader_cast),
         reader_bfloat16=args.reader_bfloat16,
         reader_blur=args.reader_blur,
+        reader_veil=args.reader_veil,
     )
     train(
         plan,

@@ -28,6 +28,7 @@ from models.train_dice import (
     training_scene,
     training_split_crops,
     varied_training_scene,
+    veiling_light,
 )
 from vision.colors import COLOR_SETS
 from vision.detect import DETECTOR_STRIDE, DetectorSettings, heatmap_peaks
@@ -268,3 +269,33 @@ def test_blurred_reader_samples_keep_their_pips_and_no_blur_draws_nothing() -> N
     assert sharpness(crop) < sharpness(plain[0])
     for x, y in points:
         assert crop[round(y), round(x)].mean() > 90, (x, y)
+
+
+def test_veiling_light_fades_colours_and_lifts_blacks() -> None:
+    image = np.zeros((32, 32, 3), np.uint8)
+    image[:, :16] = (30, 30, 200)  # a red die's face beside a black pip
+    rng = np.random.default_rng(4)
+    for _ in range(20):
+        veiled = veiling_light(image, rng).astype(int)
+        assert veiled.shape == image.shape
+        assert (
+            veiled[0, 20].min() >= 0.05 * 0.5 * 255 * 0.95 - 1
+        )  # black lifted by at least the thinnest veil
+        red, blue = veiled[0, 0, 2], veiled[0, 0, 0]
+        assert 0 < red - blue < 170  # still red, less so
+
+
+def test_veiled_reader_samples_and_no_veil_draws_nothing() -> None:
+    scene = scene_with_pips(3)
+    box = (80.0, 80.0, 120.0, 120.0)
+    plain = reader_sample(scene, box, 48, np.random.default_rng(5), PIPS)
+    unveiled = reader_sample(scene, box, 48, np.random.default_rng(5), PIPS, veil=0.0)
+    assert np.array_equal(plain[0], unveiled[0])  # the shipped runs' streams are unchanged
+    contrast = [
+        [
+            float(reader_sample(scene, box, 48, np.random.default_rng(seed), PIPS, veil=veil)[0].std())
+            for seed in range(12)
+        ]
+        for veil in (0.0, 1.0)
+    ]
+    assert np.median(contrast[1]) < np.median(contrast[0])
