@@ -259,14 +259,22 @@ def test_camera_blur_softens_in_proportion_to_the_die() -> None:
     assert abs(float(blurred.mean()) - float(image.mean())) < 2  # light is spread, not lost
 
 
-def test_blurred_reader_samples_keep_their_pips_and_no_blur_draws_nothing() -> None:
+SAMPLED_BOX = (80.0, 80.0, 120.0, 120.0)
+
+
+@pytest.mark.parametrize("option", ["blur", "veil"])
+def test_a_reader_sample_option_left_at_zero_draws_nothing(option: str) -> None:
     scene = scene_with_pips(3)
-    box = (80.0, 80.0, 120.0, 120.0)
-    plain = reader_sample(scene, box, 48, np.random.default_rng(5), PIPS)
-    unblurred = reader_sample(scene, box, 48, np.random.default_rng(5), PIPS, blur=0.0)
-    assert np.array_equal(plain[0], unblurred[0])  # the shipped runs' streams are unchanged
-    crop, points = reader_sample(scene, box, 48, np.random.default_rng(5), PIPS, blur=1.0)
-    assert sharpness(crop) < sharpness(plain[0])
+    plain = reader_sample(scene, SAMPLED_BOX, 48, np.random.default_rng(5), PIPS)
+    off = reader_sample(scene, SAMPLED_BOX, 48, np.random.default_rng(5), PIPS, **{option: 0.0})
+    assert np.array_equal(plain[0], off[0])  # the shipped runs' streams are unchanged
+
+
+def test_blurred_reader_samples_keep_their_pips() -> None:
+    scene = scene_with_pips(3)
+    plain, _ = reader_sample(scene, SAMPLED_BOX, 48, np.random.default_rng(5), PIPS)
+    crop, points = reader_sample(scene, SAMPLED_BOX, 48, np.random.default_rng(5), PIPS, blur=1.0)
+    assert sharpness(crop) < sharpness(plain)
     for x, y in points:
         assert crop[round(y), round(x)].mean() > 90, (x, y)
 
@@ -278,22 +286,18 @@ def test_veiling_light_fades_colours_and_lifts_blacks() -> None:
     for _ in range(20):
         veiled = veiling_light(image, rng).astype(int)
         assert veiled.shape == image.shape
-        assert (
-            veiled[0, 20].min() >= 0.05 * 0.5 * 255 * 0.95 - 1
-        )  # black lifted by at least the thinnest veil
+        assert veiled[0, 20].min() >= 6  # black lifted by the thinnest veil at least (5% of 0.5 x 255)
         red, blue = veiled[0, 0, 2], veiled[0, 0, 0]
         assert 0 < red - blue < 170  # still red, less so
 
 
-def test_veiled_reader_samples_and_no_veil_draws_nothing() -> None:
+def test_veiled_reader_samples_lose_contrast() -> None:
     scene = scene_with_pips(3)
-    box = (80.0, 80.0, 120.0, 120.0)
-    plain = reader_sample(scene, box, 48, np.random.default_rng(5), PIPS)
-    unveiled = reader_sample(scene, box, 48, np.random.default_rng(5), PIPS, veil=0.0)
-    assert np.array_equal(plain[0], unveiled[0])  # the shipped runs' streams are unchanged
     contrast = [
         [
-            float(reader_sample(scene, box, 48, np.random.default_rng(seed), PIPS, veil=veil)[0].std())
+            float(
+                reader_sample(scene, SAMPLED_BOX, 48, np.random.default_rng(seed), PIPS, veil=veil)[0].std()
+            )
             for seed in range(12)
         ]
         for veil in (0.0, 1.0)
