@@ -59,7 +59,7 @@ from vision.synth.dice import PIP_LAYOUTS
 from vision.synth.mat import MatSceneConfig, render_mat_scene
 from vision.synth.real_dice import RealDieCrop, load_real_dice, render_real_dice_scene
 from vision.synth.sagrada import RenderedWindow, SagradaConfig, render_window_scene
-from vision.synth.scene import RenderedDie, SceneConfig, motion_blur, render_scene
+from vision.synth.scene import RenderedDie, SceneConfig, motion_blur, render_scene, veiled
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 REAL_PHOTOS = REPOSITORY / "tests" / "data" / "dice_real"
@@ -440,12 +440,10 @@ def camera_blur(image: Image, die_px: float, rng: np.random.Generator) -> Image:
 
 
 def veiling_light(image: Image, rng: np.random.Generator) -> Image:
-    """`image` under a veil of 5-40% of a light grey to white: a hazy lens, a bright window's flare, or a
-    webcam's flat, low-contrast picture. Colours fade towards the veil, which no gain can undo."""
-    share = np.float32(rng.uniform(0.05, 0.4))
+    """`image` under a veil of 5-40% of a light grey to white, a little tinted (`veiled`)."""
+    share = float(rng.uniform(0.05, 0.4))
     veil = np.float32(255.0 * rng.uniform(0.5, 1.0)) * rng.uniform(0.95, 1.05, 3).astype(np.float32)
-    veiled = image.astype(np.float32) * (1 - share) + share * veil
-    return np.clip(veiled + 0.5, 0, 255).astype(np.uint8)
+    return np.clip(veiled(image.astype(np.float32), share, veil) + 0.5, 0, 255).astype(np.uint8)
 
 
 def _random_dihedral(
@@ -642,17 +640,8 @@ def reader_batch(
     while len(crops) < plan.reader_batch:
         scene = _pick_scene(synthetic, real, plan.real_share, rng)
         if scene.negatives and rng.random() < plan.negative_share:
-            negative = scene.negatives[int(rng.integers(len(scene.negatives)))]
-            crop, points = reader_sample(
-                scene,
-                negative,
-                plan.reader_input_size,
-                rng,
-                (),
-                plan.reader_cast,
-                plan.reader_blur,
-                plan.reader_veil,
-            )
+            target = scene.negatives[int(rng.integers(len(scene.negatives)))]
+            pips: Sequence[tuple[float, float]] = ()
             values.append(NOT_A_DIE)
             colors.append(IGNORED)
             known.append(1.0)
@@ -661,20 +650,21 @@ def reader_batch(
             if not readable:
                 continue
             die = readable[int(rng.integers(len(readable)))]
-            box = die.detected_box if die.detected_box is not None and rng.random() < 0.7 else die.box
-            crop, points = reader_sample(
-                scene,
-                box,
-                plan.reader_input_size,
-                rng,
-                die.pips,
-                plan.reader_cast,
-                plan.reader_blur,
-                plan.reader_veil,
-            )
+            target = die.detected_box if die.detected_box is not None and rng.random() < 0.7 else die.box
+            pips = die.pips
             values.append(die.value - 1)
             colors.append(color_index[die.color])
             known.append(1.0 if die.pips else 0.0)
+        crop, points = reader_sample(
+            scene,
+            target,
+            plan.reader_input_size,
+            rng,
+            pips,
+            plan.reader_cast,
+            plan.reader_blur,
+            plan.reader_veil,
+        )
         crops.append(crop)
         maps.append(pip_map(points, plan.reader_input_size))
     batch = torch.from_numpy(np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -18,7 +19,7 @@ import numpy.typing as npt
 
 from vision.decode import BGRImage, read_image_size, resized
 from vision.observation import Box, DetectedDie, box_area, box_centre, overlap_area
-from vision.synth.scene import RenderedDie, Scene, SceneConfig, motion_blur, render_scene
+from vision.synth.scene import RenderedDie, Scene, SceneConfig, motion_blur, render_scene, veiled
 
 
 @dataclass(frozen=True)
@@ -332,12 +333,6 @@ def _uneven(image: FloatImage) -> FloatImage:
     return (image * light[None, :, None]).astype(np.float32)
 
 
-def _veil(share: float, level: float) -> Callable[[FloatImage], FloatImage]:
-    """Light of grey `level` laid over the photo at `share`: a hazy lens or a window's flare (white), or a
-    webcam's flat picture (mid grey): colours fade, blacks lift, and no white balance gain undoes it."""
-    return lambda image: (image * (1 - share) + share * level).astype(np.float32)
-
-
 def _defocus(share: float) -> Callable[[FloatImage], FloatImage]:
     """A Gaussian blur of `share` of the long side (1.5 px on a 640-px photo is 0.0023)."""
     return lambda image: np.asarray(cv2.GaussianBlur(image, (0, 0), share * max(image.shape[:2])), np.float32)
@@ -372,8 +367,8 @@ PERTURBATIONS = (
     Perturbation("warm light", pixels=_cast(0.7, 0.9, 1.1)),
     Perturbation("cool light", pixels=_cast(1.15, 1.0, 0.75)),
     Perturbation("green cast", pixels=_cast(0.85, 1.1, 0.85)),
-    Perturbation("hazy (a quarter of white over it)", pixels=_veil(0.25, 255.0)),
-    Perturbation("flat (contrast 0.7)", pixels=_veil(0.3, 128.0)),
+    Perturbation("hazy (a quarter of white over it)", pixels=partial(veiled, share=0.25, veil=255.0)),
+    Perturbation("flat (contrast 0.7)", pixels=partial(veiled, share=0.3, veil=128.0)),
     Perturbation("soft focus (0.23%)", pixels=_defocus(0.0023)),
     Perturbation("out of focus (0.4%)", pixels=_defocus(0.004)),
     Perturbation("shaken (0.8%)", pixels=_shake(0.008)),

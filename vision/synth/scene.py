@@ -512,6 +512,13 @@ def motion_blur(image: Pixels, length: int, angle_deg: float) -> Pixels:
     return cast(Pixels, np.asarray(cv2.filter2D(image, -1, turned), image.dtype))
 
 
+def veiled(image: Image, share: float, veil: float | NDArray[np.float32]) -> Image:
+    """`image` with light of level `veil` (grey, or per channel) laid over it at `share`: a hazy lens, a
+    window's flare, a webcam's flat picture. Colours fade and blacks lift, which no white balance gain
+    undoes."""
+    return cast(Image, (image * np.float32(1 - share) + np.float32(share) * veil).astype(np.float32))
+
+
 def photograph(image: Image, config: SceneConfig, rng: np.random.Generator) -> NDArray[np.uint8]:
     """Uneven light, white balance and exposure, blur, noise and JPEG: the camera's part."""
     h, w = image.shape[:2]
