@@ -156,6 +156,13 @@ class SpaceReading:
         return sorted(options, key=lambda option: -option[1])
 
 
+def sureness(spaces: Sequence[SpaceReading]) -> float:
+    """How surely a window's spaces read: the mean log probability of each space's likeliest class (0: every
+    space certain). A lattice off the grid cuts the dice across, and its spaces read less surely."""
+    likeliest = np.array([space.probabilities.max() for space in spaces])
+    return float(np.log(np.maximum(likeliest, 1e-12)).mean())
+
+
 def _most_likely(probabilities: FloatArray, among: npt.NDArray[np.bool_]) -> int:
     return int(np.flatnonzero(among)[probabilities[among].argmax()])
 

@@ -714,26 +714,48 @@ def _distinct(guesses: list[_Fit]) -> list[_Fit]:
 
 
 def find_windows(image: BGRImage, min_space_px: float = 12.0) -> list[WindowLattice]:
+    """Every window whose spaces show at least `min_space_px` wide, best layout match first: each window's
+    first fit of `find_window_fits`."""
+    return [fits[0] for fits in find_window_fits(image, min_space_px)]
+
+
+def find_window_fits(image: BGRImage, min_space_px: float = 12.0) -> list[list[WindowLattice]]:
     """Every window whose spaces show at least `min_space_px` wide, best layout match first: found in a
     copy shrunk to `WORKING_LONG_SIDE`, aligned on the full image's grout (each fit the shrunk copy
-    weighed at its place, the best there kept), turned by its name strip."""
+    weighed at its place), turned by its name strip. Each window comes with the fits aligned at its place,
+    the one the layout prefers first: where dice hide the grout the layout may prefer a fit off the grid,
+    which the spaces' reading can tell (`vision.sagrada.reader`)."""
     small, to_image, brightness = _working_copies(image)
     shrink = max(image.shape[:2]) / WORKING_LONG_SIDE
-    lattices = []
+    windows = []
     for fits in _windows_in(small, min_space_px * COLS / max(shrink, 1)):
-        (_, coarse, outline), rivals = fits[0], fits[1:]
-        match, grid_to_image = _fine(brightness, to_image @ coarse)
-        for _, rival, rival_outline in rivals:
-            rival_match, rival_grid = _fine(brightness, to_image @ rival)
-            if rival_match > match + _FINE_CLEARLY_BETTER:
-                match, grid_to_image, outline = rival_match, rival_grid, rival_outline
-        margin = _name_strip_margin(brightness, grid_to_image, project(to_image, outline))
-        if margin < 0:
-            grid_to_image, margin = grid_to_image @ _HALF_TURN, -margin
-        if _FINE.grout_seen(brightness, grid_to_image) < MIN_GROUT_SEEN:
-            continue
-        lattices.append(WindowLattice(grid_to_image / grid_to_image[2, 2], margin, match))
-    return lattices
+        aligned = [
+            (*_fine(brightness, to_image @ grid_to_image), outline) for _, grid_to_image, outline in fits
+        ]
+        best = aligned[0]
+        for fit in aligned[1:]:
+            if fit[0] > best[0] + _FINE_CLEARLY_BETTER:
+                best = fit
+        lattices = [
+            _turned_by_name_strip(brightness, match, grid_to_image, project(to_image, outline))
+            for match, grid_to_image, outline in (best, *(fit for fit in aligned if fit is not best))
+        ]
+        if lattices[0] is not None:
+            windows.append([lattice for lattice in lattices if lattice is not None])
+    return windows
+
+
+def _turned_by_name_strip(
+    brightness: npt.NDArray[np.float32], match: float, grid_to_image: FloatArray, outline: FloatArray
+) -> WindowLattice | None:
+    """The fit as a lattice, row 1 at the end away from the name strip; None where it shows too little of
+    its inner grout to be a card."""
+    margin = _name_strip_margin(brightness, grid_to_image, outline)
+    if margin < 0:
+        grid_to_image, margin = grid_to_image @ _HALF_TURN, -margin
+    if _FINE.grout_seen(brightness, grid_to_image) < MIN_GROUT_SEEN:
+        return None
+    return WindowLattice(grid_to_image / grid_to_image[2, 2], margin, match)
 
 
 def slide_windows(image: BGRImage, placed: Sequence[FloatArray]) -> list[tuple[float, FloatArray]]:

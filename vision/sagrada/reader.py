@@ -20,13 +20,18 @@ import numpy.typing as npt
 from engine.sagrada.scoring import ScoreBreakdown, ScoringOptions
 from engine.sagrada.window import BLANK_PATTERN, Cell, Pattern, Window
 from vision.decode import BGRImage, DecodedImage, DecodeLimits, decode_image
-from vision.sagrada.cells import CellReader, SpaceReading
-from vision.sagrada.lattice import WindowLattice, find_windows
+from vision.sagrada.cells import CellReader, SpaceReading, sureness
+from vision.sagrada.lattice import WindowLattice, find_window_fits
 from vision.sagrada.mat import find_mat_windows, without_mats
 from vision.sagrada.pattern_id import PatternMatch, half_turn, identify_pattern
 
 UNSURE = 0.9
 """A space whose reading is less likely than this is reported as uncertain."""
+SURE_FIT = -0.05
+"""A window whose spaces read less surely than this (`sureness`) has its other fits read too."""
+SURER_FIT = 0.1
+"""How much surer (mean log probability of the spaces' likeliest readings) another fit of a window must read
+than the layout's choice to replace it."""
 ALTERNATIVE = 0.03
 """Other readings at least this likely are offered as alternatives."""
 
@@ -165,10 +170,14 @@ class SagradaReader:
         clock = _Clock()
         on_mats = find_mat_windows(pixels) if self.mats else []
         clock.lap("find_mats")
-        lattices = [window.lattice for window in on_mats] + find_windows(without_mats(pixels, on_mats))
+        found = find_window_fits(without_mats(pixels, on_mats))
         clock.lap("find_windows")
+        lattices = [window.lattice for window in on_mats] + [fits[0] for fits in found]
         spaces = self.cells.read(pixels, lattices)
         clock.lap("read_spaces")
+        others: list[list[WindowLattice]] = [[] for _ in on_mats] + [fits[1:] for fits in found]
+        lattices, spaces = self._surest_fits(pixels, lattices, spaces, others)
+        clock.lap("other_fits")
         placed = []
         for index, (lattice, seen) in enumerate(zip(lattices, spaces, strict=True)):
             match = _identified(seen, lattice, pattern)
@@ -184,6 +193,26 @@ class SagradaReader:
         )
         clock.lap("score")
         return SagradaReading(windows, pixels, clock.laps)
+
+    def _surest_fits(
+        self,
+        pixels: BGRImage,
+        lattices: list[WindowLattice],
+        spaces: list[tuple[SpaceReading, ...]],
+        others: list[list[WindowLattice]],
+    ) -> tuple[list[WindowLattice], list[tuple[SpaceReading, ...]]]:
+        """Each window's lattice and spaces, or those of another fit at its place (`others`, the same order)
+        where the spaces read unsure (under `SURE_FIT`) and the other fit's read surer by `SURER_FIT`: where
+        dice hide the grout the layout's best fit can lie off the grid, cutting the dice across."""
+        doubtful = [i for i, rivals in enumerate(others) if rivals and sureness(spaces[i]) < SURE_FIT]
+        rivals = [rival for i in doubtful for rival in others[i]]
+        readings = iter(zip(rivals, self.cells.read(pixels, rivals), strict=True))
+        lattices, spaces = list(lattices), list(spaces)
+        for i in doubtful:
+            for rival, seen in (next(readings) for _ in others[i]):
+                if sureness(seen) > sureness(spaces[i]) + SURER_FIT:
+                    lattices[i], spaces[i] = rival, seen
+        return lattices, spaces
 
 
 def _identified(
