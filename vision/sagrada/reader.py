@@ -31,7 +31,7 @@ SURE_FIT = -0.05
 """A window whose spaces read less surely than this (`sureness`) has its other fits read too."""
 SURER_FIT = 0.1
 """How much surer (mean log probability of the spaces' likeliest readings) another fit of a window must read
-than the layout's choice to replace it."""
+than the fit it would replace."""
 ALTERNATIVE = 0.03
 """Other readings at least this likely are offered as alternatives."""
 

@@ -60,9 +60,9 @@ def test_every_space_of_rendered_windows_is_read(scenes: list[WindowScene], read
 def test_a_fit_the_layout_prefers_off_the_grid_gives_way_to_one_whose_spaces_read_surer(
     reader: SagradaReader,
 ) -> None:
-    """A finished window (seed 80088 of the bench's set): the dice hide the grout, and the layout's best fit
-    lies a quarter turned across the card. Another fit at its place, on the grid, reads the spaces surer."""
-    scene = render_window_scene(window_config((0.85, 1.0)), np.random.default_rng(80088))
+    """A finished window: the dice hide the grout, and the layout's best fit lies a quarter turned across the
+    card. Another fit at its place, on the grid, reads the spaces surer."""
+    scene = render_window_scene(window_config((0.85, 1.0)), np.random.default_rng(9600))
     truth = scene.windows[0]
     (fits,) = find_window_fits(scene.image)
     assert np.abs(fits[0].corners - truth.corners).max() > 2 * pitch_px(truth)  # the layout's pick is off
