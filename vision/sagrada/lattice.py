@@ -736,9 +736,11 @@ def find_window_fits(image: BGRImage, min_space_px: float = 12.0) -> list[list[W
         for fit in aligned[1:]:
             if fit[0] > best[0] + _FINE_CLEARLY_BETTER:
                 best = fit
+        # Fits the alignment brought within a tenth of a space of a better one would only read the same.
+        kept = _distinct([best, *(fit for fit in aligned if fit is not best)])
         lattices = [
             _turned_by_name_strip(brightness, match, grid_to_image, project(to_image, outline))
-            for match, grid_to_image, outline in (best, *(fit for fit in aligned if fit is not best))
+            for match, grid_to_image, outline in kept
         ]
         if lattices[0] is not None:
             windows.append([lattice for lattice in lattices if lattice is not None])

@@ -170,13 +170,12 @@ class SagradaReader:
         clock = _Clock()
         on_mats = find_mat_windows(pixels) if self.mats else []
         clock.lap("find_mats")
-        found = find_window_fits(without_mats(pixels, on_mats))
+        # Each window's fits, the one to read first first: a window on a mat has only the one.
+        fits = [[window.lattice] for window in on_mats] + find_window_fits(without_mats(pixels, on_mats))
         clock.lap("find_windows")
-        lattices = [window.lattice for window in on_mats] + [fits[0] for fits in found]
-        spaces = self.cells.read(pixels, lattices)
+        spaces = self.cells.read(pixels, [window[0] for window in fits])
         clock.lap("read_spaces")
-        others: list[list[WindowLattice]] = [[] for _ in on_mats] + [fits[1:] for fits in found]
-        lattices, spaces = self._surest_fits(pixels, lattices, spaces, others)
+        lattices, spaces = self._surest_fits(pixels, fits, spaces)
         clock.lap("other_fits")
         placed = []
         for index, (lattice, seen) in enumerate(zip(lattices, spaces, strict=True)):
@@ -195,21 +194,17 @@ class SagradaReader:
         return SagradaReading(windows, pixels, clock.laps)
 
     def _surest_fits(
-        self,
-        pixels: BGRImage,
-        lattices: list[WindowLattice],
-        spaces: list[tuple[SpaceReading, ...]],
-        others: list[list[WindowLattice]],
+        self, pixels: BGRImage, fits: list[list[WindowLattice]], spaces: list[tuple[SpaceReading, ...]]
     ) -> tuple[list[WindowLattice], list[tuple[SpaceReading, ...]]]:
-        """Each window's lattice and spaces, or those of another fit at its place (`others`, the same order)
-        where the spaces read unsure (under `SURE_FIT`) and the other fit's read surer by `SURER_FIT`: where
-        dice hide the grout the layout's best fit can lie off the grid, cutting the dice across."""
-        doubtful = [i for i, rivals in enumerate(others) if rivals and sureness(spaces[i]) < SURE_FIT]
-        rivals = [rival for i in doubtful for rival in others[i]]
+        """Each window's lattice and spaces: its first fit's (as read in `spaces`), or another fit's where the
+        first reads unsure (under `SURE_FIT`) and the other surer by `SURER_FIT`. Where dice hide the grout
+        the layout's best fit can lie off the grid, cutting the dice across."""
+        doubtful = [i for i, window in enumerate(fits) if len(window) > 1 and sureness(spaces[i]) < SURE_FIT]
+        rivals = [rival for i in doubtful for rival in fits[i][1:]]
         readings = iter(zip(rivals, self.cells.read(pixels, rivals), strict=True))
-        lattices, spaces = list(lattices), list(spaces)
+        lattices, spaces = [window[0] for window in fits], list(spaces)
         for i in doubtful:
-            for rival, seen in (next(readings) for _ in others[i]):
+            for rival, seen in (next(readings) for _ in fits[i][1:]):
                 if sureness(seen) > sureness(spaces[i]) + SURER_FIT:
                     lattices[i], spaces[i] = rival, seen
         return lattices, spaces
