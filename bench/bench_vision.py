@@ -3,10 +3,11 @@
 Prints the median milliseconds of each stage (decode, detect, read, total) for a 640x640 photo with 10 dice,
 a 1280x720 frame with 20 dice, a 4032x3024 phone photo with 20 dice and one of a whole table with 20 small
 dice, each as a JPEG file's bytes, on one thread and on two (onnxruntime intra-op threads and OpenCV
-threads); then accuracy on the real photos' validation split, on rendered scenes (value and colour per die),
-on the split's dice cut out and laid on rendered tables (`vision.synth.real_dice`: real dice on tables the
-photos never show), and on 12 MP phone photos of a whole table (dice 20-60 px, read from JPEG bytes as the
-command reads them), each rendered set with its value and colour accuracy by the size of the dice's top
+threads); then accuracy on the real photos' validation split, on rendered scenes (value and colour per die;
+then a quarter as many drawing one game's colours, read with its set as `--colors` reads them), on the
+split's dice cut out and laid on rendered tables (`vision.synth.real_dice`: real dice on tables the photos
+never show), and on 12 MP phone photos of a whole table (dice 20-60 px, read from JPEG bytes as the command
+reads them), each rendered set with its value and colour accuracy by the size of the dice's top
 faces (and, for the renderer's own dice, by the glare on them) and its commonest misreads. The real photos
 are also read changed as other cameras, tables and light would change them
 (`vision.evaluation.PERTURBATIONS`: scale, turn, tilt, light, colour casts, blur, shake, noise), each change
@@ -22,6 +23,8 @@ import math
 import statistics
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -103,13 +106,21 @@ def bench_accuracy(scenes: int, detector: Path, reader: Path, second_look_below:
     if scenes < 4:
         return
 
-    def read_dice(image: BGRImage) -> tuple[DetectedDie, ...]:
-        return recognizer.recognize_pixels(image, COLOR_SETS["all"]).dice
+    def read_with(image: BGRImage, colors: Sequence[str]) -> tuple[DetectedDie, ...]:
+        return recognizer.recognize_pixels(image, colors).dice
+
+    read_dice = partial(read_with, colors=COLOR_SETS["all"])
 
     rendered = read_rendered_scenes(read_dice, ROUND_TRIP_CONFIG, seed=31337, scenes=scenes)
     size = f"{ROUND_TRIP_CONFIG.width}x{ROUND_TRIP_CONFIG.height}"
     print(f"synthetic round trip, {size}: {summarise([reading.score() for reading in rendered])}")
     print_breakdown(die_outcomes(rendered))
+    for game in ("sagrada", "cubist"):
+        colors = COLOR_SETS[game]
+        played = read_rendered_scenes(
+            partial(read_with, colors=colors), replace(ROUND_TRIP_CONFIG, colors=colors), 31337, scenes // 4
+        )
+        print(f"  {game}'s colours only, drawn and read: {summarise([r.score() for r in played])}")
     crops = load_real_dice(REAL_PHOTOS, COLOR_CLASSES, images=set(read_split(VALIDATION_SPLIT)))
     on_tables = read_rendered_scenes(
         read_dice,
