@@ -118,7 +118,10 @@ def bench_accuracy(scenes: int, detector: Path, reader: Path, second_look_below:
     for game in ("sagrada", "cubist"):
         colors = COLOR_SETS[game]
         played = read_rendered_scenes(
-            partial(read_with, colors=colors), replace(ROUND_TRIP_CONFIG, colors=colors), 31337, scenes // 4
+            partial(read_with, colors=colors),
+            replace(ROUND_TRIP_CONFIG, colors=colors),
+            seed=31337,
+            scenes=scenes // 4,
         )
         print(f"  {game}'s colours only, drawn and read: {summarise([r.score() for r in played])}")
     crops = load_real_dice(REAL_PHOTOS, COLOR_CLASSES, images=set(read_split(VALIDATION_SPLIT)))
