@@ -228,16 +228,18 @@ def sample_die_look(color: str, config: SceneConfig, rng: np.random.Generator) -
         pip_kind = "white"
     opacity = rng.uniform(0.35, 0.75) if translucent else 1.0
     peak = max(max(body), 1e-3)
-    tint = (
-        tuple(float(0.25 + 0.75 * c / peak) * rng.uniform(0.5, 0.9) for c in body)
-        if translucent
-        else (0, 0, 0)
-    )
+    # The light a translucent body passes is its own colour, paled and dimmed alike in every channel so it
+    # keeps the body's hue. Three shares are drawn and one used, which keeps every later draw where it was.
+    tint = (0.0, 0.0, 0.0)
+    if translucent:
+        clarity = float(rng.uniform(0.5, 0.9, 3)[0])
+        blue, green, red = (clarity * (0.25 + 0.75 * c / peak) for c in body)
+        tint = (blue, green, red)
     look = DieLook(
         body=body,
         pip=readable_pip(PIP_COLORS[pip_kind].sample_bgr(rng), body),
         opacity=opacity,
-        tint=(float(tint[0]), float(tint[1]), float(tint[2])),
+        tint=tint,
         # Corner, pip size and spread come in steps so that the cached masks get reused.
         corner_radius=0.05 + 0.03 * int(rng.integers(8)),
         pip_radius=0.075 + 0.01 * int(rng.integers(5)),

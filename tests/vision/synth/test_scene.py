@@ -1,3 +1,5 @@
+import colorsys
+
 import cv2
 import numpy as np
 import pytest
@@ -329,3 +331,17 @@ def test_any_valid_config_renders_with_labels_in_range(
         assert 0.0 <= die.visible_fraction <= 1.0
         assert np.isfinite(die.top_face).all()
         assert 0 <= die.center[0] <= width - 1 and 0 <= die.center[1] <= height - 1
+
+
+@pytest.mark.parametrize("color", ["red", "yellow", "green", "blue", "purple", "orange"])
+def test_translucent_dice_pass_light_of_their_own_hue(color: str) -> None:
+    # A tint that strays from the body's hue renders a blue die teal or a purple one red under its label.
+    config = SceneConfig(translucent_probability=1.0, marbled_probability=0.0)
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        look, _label = sample_die_look(color, config, rng)
+        body_hue, body_saturation, _ = colorsys.rgb_to_hsv(*look.body[::-1])
+        tint_hue, tint_saturation, _ = colorsys.rgb_to_hsv(*look.tint[::-1])
+        hue_gap = abs(body_hue - tint_hue) * 360
+        assert min(hue_gap, 360 - hue_gap) <= 0.5
+        assert tint_saturation <= body_saturation + 1e-9
