@@ -1,7 +1,7 @@
 """Median time from photo to scored windows: one window at 1280x720, four windows in a 12 MP photo, one
 window on a printed mat at 1280x720.
 
-    python3 bench/bench_sagrada_read.py [--runs N] [--accuracy WINDOWS] [--model FILE.onnx]
+    python3 bench/bench_sagrada_read.py [--runs N] [--accuracy WINDOWS] [--seeds-after N] [--model FILE.onnx]
                                         [--face-model FILE.onnx] [--without-dice-reader] [--classifier-alone]
 
 Photos are rendered (seeded) and JPEG-encoded, then read from bytes as the command does: decode, find
@@ -11,7 +11,8 @@ and how many windows were read right (every space, and the pattern), on one thre
 average before and after says how much the wall clock figures were shared.
 
 `--accuracy WINDOWS` prints, instead, the issue's accuracy figures on that many rendered windows per set (the
-tests' photos, 960x540, other seeds): every space right with any number of dice, with at most 10 and with
+tests' photos, 960x540, other seeds; `--seeds-after N` starts each set N seeds later, for a second sample
+when comparing candidates): every space right with any number of dice, with at most 10 and with
 85-100 % of the spaces filled (a finished game: the dice hide the grout and no print is left to tell the
 turn), and with the cards on printed window mats (`tablesight mat sagrada`) photographed by a steady camera
 (then the same photos read as if they had no mats, by the markerless search alone), and with two to four
@@ -119,8 +120,9 @@ def faults(read: Window, truth: Window) -> Counter[str]:
     return kinds
 
 
-def accuracy(reader: SagradaReader, windows: int) -> None:
-    """The issue's accuracy figures on rendered windows, and on real dice pasted into them."""
+def accuracy(reader: SagradaReader, windows: int, seeds_after: int = 0) -> None:
+    """The issue's accuracy figures on rendered windows, and on real dice pasted into them; `seeds_after`
+    moves every set's first seed on, for a second sample of photos when comparing candidates."""
     markerless = SagradaReader(reader.cells, mats=False)
     plain = SagradaConfig(window_px=(220.0, 340.0))
     plain = replace(plain, scene=replace(plain.scene, width=960, height=540))
@@ -163,7 +165,7 @@ def accuracy(reader: SagradaReader, windows: int) -> None:
     ):
         whole = named = seen = confirmable = asked = silent = 0
         kinds: Counter[str] = Counter()
-        for seed in range(first_seed, first_seed + photos):
+        for seed in range(first_seed + seeds_after, first_seed + seeds_after + photos):
             scene = render_window_scene(config, np.random.default_rng(seed))
             found = read(scene)
             kinds["window reported where there is no card"] += sum(off_the_cards(w, scene) for w in found)
@@ -228,6 +230,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--accuracy", type=int, metavar="WINDOWS", help="print accuracy on this many windows")
+    parser.add_argument(
+        "--seeds-after", type=int, default=0, metavar="N", help="start every accuracy set's seeds N later"
+    )
     parser.add_argument("--model", type=Path, default=CELL_MODEL, help="the space classifier's ONNX file")
     parser.add_argument("--face-model", type=Path, default=FACE_MODEL, help="the face reader's ONNX file")
     parser.add_argument(
@@ -245,7 +250,7 @@ def main() -> None:
     cells = CellReader(model=arguments.model, dice_reader=dice_reader, face_reader=face_reader)
     reader = SagradaReader(cells)
     if arguments.accuracy:
-        accuracy(reader, arguments.accuracy)
+        accuracy(reader, arguments.accuracy, arguments.seeds_after)
         return
     print(f"load average before: {_load()}")
     cases = {
