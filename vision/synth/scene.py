@@ -227,11 +227,11 @@ def sample_die_look(color: str, config: SceneConfig, rng: np.random.Generator) -
     else:
         pip_kind = "white"
     opacity = rng.uniform(0.35, 0.75) if translucent else 1.0
-    peak = max(max(body), 1e-3)
     # The light a translucent body passes is its own colour, paled and dimmed alike in every channel so it
     # keeps the body's hue. Three shares are drawn and one used, which keeps every later draw where it was.
     tint = (0.0, 0.0, 0.0)
     if translucent:
+        peak = max(max(body), 1e-3)
         clarity = float(rng.uniform(0.5, 0.9, 3)[0])
         blue, green, red = (clarity * (0.25 + 0.75 * c / peak) for c in body)
         tint = (blue, green, red)
