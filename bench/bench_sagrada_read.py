@@ -11,19 +11,19 @@ and how many windows were read right (every space, and the pattern), on one thre
 average before and after says how much the wall clock figures were shared.
 
 `--accuracy WINDOWS` prints, instead, the issue's accuracy figures on that many rendered windows per set (the
-tests' photos, 960x540, other seeds; `--seeds-after N` starts each set N seeds later, for a second sample
-when comparing candidates): every space right with any number of dice, with at most 10 and with
-85-100 % of the spaces filled (a finished game: the dice hide the grout and no print is left to tell the
-turn), and with the cards on printed window mats (`tablesight mat sagrada`) photographed by a steady camera
-(then the same photos read as if they had no mats, by the markerless search alone), and with two to four
-windows in a 12 MP phone photo (a third as many photos as WINDOWS, read from JPEG bytes as the command
-reads them); the pattern named, what went wrong where a window was not read whole (and windows reported
-where no card lies), and how many windows the player can set right by answering the spaces reported
-uncertain; and real dice pasted into rendered windows (from the photos the space classifier never trained
-on). `--model` and `--face-model` read the spaces with another space classifier or face reader file than
-the shipped one, to compare a candidate on the same photos; `--without-dice-reader` leaves the dice
-reader's opinion of a die's value and colour out, and `--classifier-alone` both value readers', to measure
-what they add.
+tests' photos, 960x540, other seeds; `--seeds-after N` starts each set N seeds later, for a second sample when
+comparing candidates): every space right with any number of dice, with at most 10 and with 85-100 % of the
+spaces filled (a finished game: the dice hide the grout and no print is left to tell the turn), and with the
+cards on printed window mats (`tablesight mat sagrada`) photographed by a steady camera (then the same photos
+read as if they had no mats, by the markerless search alone), and with two to four windows in a 12 MP phone
+photo (a third as many photos as WINDOWS, read from JPEG bytes as the command reads them); the pattern named,
+what went wrong where a window was not read whole (a window whose grid is found a fifth to half a space off
+counts as not read whole, and whether its spaces read right all the same is said; and windows reported where
+no card lies), and how many windows the player can set right by answering the spaces reported uncertain; and
+real dice pasted into rendered windows (from the photos the space classifier never trained on). `--model` and
+`--face-model` read the spaces with another space classifier or face reader file than the shipped one, to
+compare a candidate on the same photos; `--without-dice-reader` leaves the dice reader's opinion of a die's
+value and colour out, and `--classifier-alone` both value readers', to measure what they add.
 """
 
 from __future__ import annotations
@@ -85,16 +85,30 @@ def read_right(scene: WindowScene, reader: SagradaReader, data: bytes) -> tuple[
     return whole, named
 
 
-def found_as(windows: tuple[WindowReading, ...], truth: RenderedWindow) -> tuple[WindowReading | None, bool]:
-    """The window read at the labelled one's place (corners within a fifth of a space), and whether it was
-    read the right way up."""
+def found_as(
+    windows: tuple[WindowReading, ...], truth: RenderedWindow, within: float = 0.2
+) -> tuple[WindowReading | None, bool]:
+    """The window read at the labelled one's place (every corner within `within` of a space: a fifth, on
+    its grid), and whether it was read the right way up."""
     pitch = float(np.linalg.norm(truth.corners[1] - truth.corners[0])) / 5
     for window in windows:
         for upright in (True, False):
             corners = window.corners if upright else np.roll(window.corners, 2, axis=0)
-            if np.abs(corners - truth.corners).max() < 0.2 * pitch:
+            if np.abs(corners - truth.corners).max() < within * pitch:
                 return window, upright
     return None, False
+
+
+def off_its_grid(windows: tuple[WindowReading, ...], truth: RenderedWindow) -> str:
+    """Why a labelled window was not found on its grid: found up to half a space off it (and whether its
+    spaces read right all the same), or not found at all."""
+    window, upright = found_as(windows, truth, within=0.5)
+    if window is None:
+        return "window not found"
+    if not upright:
+        return "window a fifth to half a space off its grid, upside down"
+    spaces = "every space right" if window.window == truth.window else "spaces misread"
+    return f"window a fifth to half a space off its grid ({spaces})"
 
 
 def off_the_cards(window: WindowReading, scene: WindowScene) -> bool:
@@ -173,7 +187,7 @@ def accuracy(reader: SagradaReader, windows: int, seeds_after: int = 0) -> None:
                 seen += 1
                 window, upright = found_as(found, truth)
                 if window is None:
-                    kinds["window not found on its grid"] += 1
+                    kinds[off_its_grid(found, truth)] += 1
                     continue
                 if not upright:
                     kinds["window read upside down"] += 1
