@@ -40,9 +40,16 @@ def fit(
     seed: int,
     augment: Augment[Targets],
     loss: Loss,
+    bfloat16: bool = False,
 ) -> None:
     """AdamW with a one-cycle schedule to 3e-3 over `epochs` shuffled passes in batches of BATCH, each
-    batch augmented from the seeded generator; prints the mean loss of every epoch."""
+    batch augmented from the seeded generator; prints the mean loss of every epoch.
+
+    With `bfloat16` the network runs under bfloat16 autocast on channels-last tensors: about half the time
+    a step on a CPU with bfloat16 instructions. Its weights stay float32, and it is left in the usual
+    layout for scoring and export in float32."""
+    if bfloat16:
+        network.to(memory_format=torch.channels_last)
     rng = np.random.default_rng(seed)
     steps = epochs * (len(cuts) // BATCH)
     optimizer = torch.optim.AdamW(network.parameters(), lr=3e-3, weight_decay=1e-4)
@@ -55,7 +62,12 @@ def fit(
         for start in range(0, len(order) - BATCH + 1, BATCH):
             chosen = order[start : start + BATCH]
             batch, batch_targets = augment(cuts[chosen], targets[chosen], rng)
-            batch_loss = loss(network(torch.from_numpy(reader_input(batch))), torch.from_numpy(batch_targets))
+            inputs = torch.from_numpy(reader_input(batch))
+            if bfloat16:
+                inputs = inputs.contiguous(memory_format=torch.channels_last)
+            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bfloat16):
+                predicted = network(inputs)
+            batch_loss = loss(predicted.float(), torch.from_numpy(batch_targets))
             optimizer.zero_grad()
             batch_loss.backward()  # type: ignore[no-untyped-call]
             optimizer.step()
@@ -67,6 +79,8 @@ def fit(
             flush=True,
         )
     network.eval()
+    if bfloat16:
+        network.to(memory_format=torch.contiguous_format)
 
 
 def outputs(network: nn.Module, cuts: Cuts) -> npt.NDArray[np.float32]:
@@ -98,11 +112,23 @@ def augment_faces(cuts: Cuts, labels: Labels, rng: np.random.Generator) -> tuple
     return np.clip(noisy, 0, 255).astype(np.uint8), labels
 
 
-def fit_face_reader(cuts: Cuts, labels: Labels, epochs: int, seed: int) -> FaceNet:
-    """A face reader (`FaceNet`) fitted to each cut's value less one, with the face readers' augmentation
-    and a cross-entropy smoothed by 0.05 (a face seen in glare or blur may truly be either of two values)."""
-    network = FaceNet()
-    fit(network, cuts, labels, epochs, seed, augment_faces, partial(cross_entropy, label_smoothing=0.05))
+def fit_face_reader(
+    cuts: Cuts, labels: Labels, epochs: int, seed: int, width: float = 1.0, bfloat16: bool = False
+) -> FaceNet:
+    """A face reader (`FaceNet`, `width` times as wide) fitted to each cut's value less one, with the face
+    readers' augmentation and a cross-entropy smoothed by 0.05 (a face seen in glare or blur may truly be
+    either of two values); `bfloat16` as for `fit`."""
+    network = FaceNet(width)
+    fit(
+        network,
+        cuts,
+        labels,
+        epochs,
+        seed,
+        augment_faces,
+        partial(cross_entropy, label_smoothing=0.05),
+        bfloat16,
+    )
     return network
 
 

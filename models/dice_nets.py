@@ -130,13 +130,13 @@ class DiceReaderNet(nn.Module):
 
 
 class FaceNet(nn.Module):
-    """The Run Buster face reader: the dice reader's layers with one head, logits over values 1-6 (the mat
-    reader knows where the dice are and takes their colours from the dice reader)."""
+    """A game's face reader: the dice reader's layers (`width` times as wide) with one head, logits over
+    values 1-6 (the game's reader knows where the dice are and takes their colours from the dice reader)."""
 
-    def __init__(self) -> None:
+    def __init__(self, width: float = 1.0) -> None:
         super().__init__()
-        quarter, features = reader_layers()
-        self.layers = nn.Sequential(quarter, features, nn.Linear(READER_FEATURES, 6))
+        quarter, features = reader_layers(width)
+        self.layers = nn.Sequential(quarter, features, nn.Linear(reader_channels(width)[4], 6))
 
     def forward(self, pixels: torch.Tensor) -> torch.Tensor:
         return self.layers(pixels / 127.5 - 1.0)  # type: ignore[no-any-return]

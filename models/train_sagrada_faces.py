@@ -34,6 +34,10 @@ _VARIED_LOOKS = 0.5
 """Share of windows whose dice have `models.train_dice.with_harder_looks`."""
 _REAL_SHARE = 0.2
 """Share of windows holding real dice."""
+WIDTH = 2.0
+"""The face reader's layers are this many times as wide as the dice reader's, trained under bfloat16
+(`models.cut_training.fit`): in session 40 twice the width read 8 more bench windows whole than the dice
+reader's width over the bench's two samples (`models/SAGRADA_FACES.md`)."""
 
 
 def window_faces(scene: WindowScene, rng: np.random.Generator) -> tuple[Cuts, Labels]:
@@ -85,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(
         f"{len(cuts)} training dice from rendered windows ({time.perf_counter() - started:.0f} s)", flush=True
     )
-    network = fit_face_reader(cuts, labels, arguments.epochs, SEED + 2)
+    network = fit_face_reader(cuts, labels, arguments.epochs, SEED + 2, WIDTH, bfloat16=True)
     print(f"held-out rendered windows: {share_right(network, held_cuts, held_labels):.2%} of dice read right")
     export_face_reader(network, READER_INPUT_SIZE, arguments.output)
     print(f"wrote {arguments.output} ({time.perf_counter() - started:.0f} s)")
