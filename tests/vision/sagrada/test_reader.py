@@ -53,7 +53,7 @@ def test_every_space_of_rendered_windows_is_read(scenes: list[WindowScene], read
         truth = scene.windows[0]
         window = read_as(list(reader.read_pixels(scene.image).windows), truth)
         whole += window is not None and window.window == truth.window
-    # Floor under the measured level (35 of 40); issue 4's target is 99 % of windows.
+    # Floor under the measured level (36 of 40); issue 4's target is 99 % of windows.
     assert whole >= 0.775 * len(scenes), f"every space read right in {whole} of {len(scenes)} windows"
 
 
@@ -132,7 +132,7 @@ def real_dice_read(real_dice_scenes: list[WindowScene], reader: SagradaReader) -
 
 def test_real_dice_in_a_rendered_window_are_read(real_dice_read: tuple[int, int, int]) -> None:
     dice, right, false_dice = real_dice_read
-    # Floors under the measured level (0 false dice, 96 of 99 read right); the aim is every die.
+    # Floors under the measured level (0 false dice, 97 of 99 read right); the aim is every die.
     assert false_dice <= 1, f"{false_dice} empty spaces read as dice"
     assert right >= 0.93 * dice, f"{right} of {dice} real dice read right"
 
@@ -145,7 +145,7 @@ def test_the_readers_opinion_of_dice_costs_no_real_dice(
     alone = SagradaReader(CellReader(dice_reader=None, face_reader=None))
     _dice, right_alone, _false = read_real_dice(real_dice_scenes, alone)
     _dice, right, _false = real_dice_read
-    assert right >= right_alone  # measured 96 and 92 of 99 (92 against 87 with session 11's models)
+    assert right >= right_alone  # measured 97 and 92 of 99 (92 against 87 with session 11's models)
 
 
 def test_several_windows_in_a_phone_photo_are_each_found_and_read(reader: SagradaReader) -> None:
