@@ -49,7 +49,7 @@ def fit(
     a step on a CPU with bfloat16 instructions. Its weights stay float32, and it is left in the usual
     layout for scoring and export in float32."""
     if bfloat16:
-        network.to(memory_format=torch.channels_last)
+        network.to(memory_format=torch.channels_last)  # type: ignore[call-overload]  # torch's stub omits it
     rng = np.random.default_rng(seed)
     steps = epochs * (len(cuts) // BATCH)
     optimizer = torch.optim.AdamW(network.parameters(), lr=3e-3, weight_decay=1e-4)
@@ -80,7 +80,7 @@ def fit(
         )
     network.eval()
     if bfloat16:
-        network.to(memory_format=torch.contiguous_format)
+        network.to(memory_format=torch.contiguous_format)  # type: ignore[call-overload]
 
 
 def outputs(network: nn.Module, cuts: Cuts) -> npt.NDArray[np.float32]:
