@@ -443,7 +443,7 @@ def veiling_light(image: Image, rng: np.random.Generator) -> Image:
     """`image` under a veil of 5-40% of a light grey to white, a little tinted (`veiled`)."""
     share = float(rng.uniform(0.05, 0.4))
     veil = np.float32(255.0 * rng.uniform(0.5, 1.0)) * rng.uniform(0.95, 1.05, 3).astype(np.float32)
-    return np.clip(veiled(image.astype(np.float32), share, veil) + 0.5, 0, 255).astype(np.uint8)
+    return cast(Image, np.clip(veiled(image.astype(np.float32), share, veil) + 0.5, 0, 255).astype(np.uint8))
 
 
 def _random_dihedral(
@@ -829,6 +829,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="the reader's channels, times the base's",
     )
     parser.add_argument(
+        "--reader-input-size",
+        type=int,
+        default=defaults.reader_input_size,
+        help="the side in pixels the reader's crops are scaled to",
+    )
+    parser.add_argument(
         "--reader-cast",
         type=float,
         nargs=2,
@@ -875,6 +881,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         detector_blur=args.detector_blur,
         reader_steps=args.reader_steps,
         reader_width=args.reader_width,
+        reader_input_size=args.reader_input_size,
         reader_cast=tuple(args.reader_cast),
         reader_bfloat16=args.reader_bfloat16,
         reader_blur=args.reader_blur,
