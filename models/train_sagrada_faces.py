@@ -24,8 +24,8 @@ from models.run import start_run
 from models.train_dice import with_harder_looks
 from models.train_sagrada_cells import shaken_lattice, training_config, training_crops
 from vision.decode import BGRImage
-from vision.read import READER_INPUT_SIZE, balanced
-from vision.sagrada.cells import DIE_TOP, FACE_MODEL, READER_ZOOM, flatten, reader_cuts
+from vision.read import balanced
+from vision.sagrada.cells import DIE_TOP, FACE_CUT_PX, FACE_MODEL, READER_ZOOM, flatten, reader_cuts
 from vision.synth.real_dice import RealDieCrop
 from vision.synth.sagrada import WindowScene, paste_real_dice, render_window_scene
 
@@ -51,11 +51,9 @@ def window_faces(scene: WindowScene, rng: np.random.Generator) -> tuple[Cuts, La
         if not spaces.any():
             continue
         flat = flatten(scene.image, shaken_lattice(window, rng), DIE_TOP, READER_ZOOM)
-        cuts.extend(balanced(cut, gains) for cut in reader_cuts(flat, spaces, READER_INPUT_SIZE))
+        cuts.extend(balanced(cut, gains) for cut in reader_cuts(flat, spaces, FACE_CUT_PX))
         labels.extend(die.value - 1 for die in dice if die is not None)
-    return np.array(cuts, np.uint8).reshape(-1, READER_INPUT_SIZE, READER_INPUT_SIZE, 3), np.array(
-        labels, np.int64
-    )
+    return np.array(cuts, np.uint8).reshape(-1, FACE_CUT_PX, FACE_CUT_PX, 3), np.array(labels, np.int64)
 
 
 def rendered_faces(scenes: int, seed: int, real: Sequence[RealDieCrop]) -> tuple[Cuts, Labels]:
@@ -91,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     network = fit_face_reader(cuts, labels, arguments.epochs, SEED + 2, WIDTH, bfloat16=True)
     print(f"held-out rendered windows: {share_right(network, held_cuts, held_labels):.2%} of dice read right")
-    export_face_reader(network, READER_INPUT_SIZE, arguments.output)
+    export_face_reader(network, FACE_CUT_PX, arguments.output)
     print(f"wrote {arguments.output} ({time.perf_counter() - started:.0f} s)")
 
 

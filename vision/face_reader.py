@@ -30,7 +30,10 @@ class FaceReader:
 
     def __init__(self, model: Path, rebuild: str, threads: int = 1, second_look_below: float = math.inf):
         self._session = open_session(model, threads, rebuild)
-        self._input_name = self._session.get_inputs()[0].name
+        model_input = self._session.get_inputs()[0]
+        self._input_name = model_input.name
+        self.input_size = int(model_input.shape[-1])
+        """The cut side the model was exported with (the last axis of its input)."""
         self.second_look_below = second_look_below
 
     def value_probabilities(self, cuts: Cuts) -> FloatArray:

@@ -36,8 +36,9 @@ from vision.decode import BGRImage
 from vision.observation import Box, box_centre
 from vision.onnx_session import MODELS_FOLDER, open_session
 
-READER_INPUT_SIZE = 48
-"""The crop side the shipped reader is trained on; at run time the model file's input shape decides."""
+READER_INPUT_SIZE = 64
+"""The crop side the shipped reader is trained on (48 until session 41); at run time the model file's input
+shape decides."""
 CROP_MARGIN = 1.15
 COLOR_CLASSES: tuple[str, ...] = (*DIE_COLORS, "other")
 VALUE_CLASSES = 7

@@ -33,7 +33,7 @@ from models.train_dice import (
 from vision.colors import COLOR_SETS
 from vision.detect import DETECTOR_STRIDE, DetectorSettings, heatmap_peaks
 from vision.evaluation import LabelledPhoto, load_labelled_photos, read_split
-from vision.read import DiceReader, crop_die
+from vision.read import READER_INPUT_SIZE, DiceReader, crop_die
 from vision.recognizer import DiceRecognizer
 from vision.runbuster.mat import DIE_EDGE, Paper
 from vision.runbuster.topdown import VIEW_SCALE
@@ -80,9 +80,18 @@ def test_a_wider_reader_exports_more_weights_and_still_reads_crops(tmp_path: Pat
 
     base, wider = reader_of_width(1.0), reader_of_width(1.5)
     assert wider.stat().st_size > 1.8 * base.stat().st_size
-    crops = [np.full((48, 48, 3), 120, np.uint8)] * 3
+    crops = [np.full((READER_INPUT_SIZE, READER_INPUT_SIZE, 3), 120, np.uint8)] * 3
     readings = DiceReader(model=wider).read_crops(crops, COLOR_SETS["all"])
     assert len(readings) == 3
+
+
+def test_the_reader_input_size_is_the_exported_crop_side(tmp_path: Path) -> None:
+    reader = tmp_path / "reader.onnx"
+    tiny = ["--synthetic-scenes=2", "--reader-scenes=2", "--reader-steps=2", "--skip-validation"]
+    main([*tiny, "--reader-only", "--reader-input-size=40", f"--reader={reader}"])
+    small = DiceReader(model=reader)
+    assert small.input_size == 40
+    assert len(small.read_crops([np.full((40, 40, 3), 120, np.uint8)], COLOR_SETS["all"])) == 1
 
 
 def test_a_reader_trained_under_bfloat16_exports_a_float32_graph_and_rebuilds_byte_for_byte(
@@ -101,7 +110,7 @@ def test_a_reader_trained_under_bfloat16_exports_a_float32_graph_and_rebuilds_by
 
     (pixels,) = onnx.load(str(mixed)).graph.input
     assert pixels.type.tensor_type.elem_type == onnx.TensorProto.FLOAT
-    crops = [np.full((48, 48, 3), 120, np.uint8)] * 2
+    crops = [np.full((READER_INPUT_SIZE, READER_INPUT_SIZE, 3), 120, np.uint8)] * 2
     readings = DiceReader(model=mixed).read_crops(crops, COLOR_SETS["all"])
     assert len(readings) == 2
     assert all(0.0 <= reading.die_probability <= 1.0 for reading in readings)

@@ -8,6 +8,10 @@ Measured with the shipped models on these 1000 scenes, at the versions of `const
 
 - session 27's machine (4497 dice): recall 98.78%, precision 95.24%, value accuracy 98.69%, colour accuracy
   98.65% per die;
+- session 41's reader (64-px crops) on session 27's machine kind (4497 dice): recall 98.89%, precision
+  95.70%, value accuracy 98.49%, colour accuracy 98.83%; session 27's reader there in the same session
+  98.87%, 95.22%, 98.63%, 98.88%. Here the new reader reads 6 values fewer, where the bench's 2000 scenes
+  (`models/MODEL_CARD.md`) gave it 34 more: within a standard error here, two there;
 - session 30's machine (4533 dice): recall 98.94%, precision 95.63%, value accuracy 98.37%, colour accuracy
   98.48%.
 

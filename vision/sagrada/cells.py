@@ -37,7 +37,6 @@ from vision.face_reader import FaceReader
 from vision.onnx_session import MODELS_FOLDER, open_session
 from vision.read import (
     COLOR_CLASSES,
-    READER_INPUT_SIZE,
     READER_MODEL,
     DiceReader,
     balanced,
@@ -65,7 +64,10 @@ READER_ZOOM = 2
 training dice."""
 READER_CUT = 1.2
 """The side of the value readers' cut round each space's centre, in die edges: a die and the dice reader's
-margin."""
+margin. Each reader gets it scaled to its own input side."""
+FACE_CUT_PX = 48
+"""The side the face reader is trained on (`models.train_sagrada_faces`): the dice reader's crop side until
+session 41, when the dice reader moved to 64."""
 SECOND_LOOK_BELOW = 0.9
 """A space the classifier, or a die the face reader, reads with less confidence than this is read again
 at its other quarter turns. (On 250 rendered windows the face reader turned 4-8 % of the dice so, and the
@@ -267,24 +269,31 @@ class CellReader:
         if not maybe_die.any():
             return rows
         gains = white_balance_gains(image)
-        cuts = np.array(
-            [
-                balanced(cut, gains)
-                for lattice, spaces in zip(lattices, maybe_die, strict=True)
-                if spaces.any()
-                for cut in reader_cuts(
-                    flatten(image, lattice, DIE_TOP, READER_ZOOM), spaces, READER_INPUT_SIZE
-                )
-            ]
-        )
-        faces, colors = np.ones((len(cuts), 6)), np.ones((len(cuts), len(Color)), np.float32)
+        flats = [
+            (flatten(image, lattice, DIE_TOP, READER_ZOOM), spaces)
+            for lattice, spaces in zip(lattices, maybe_die, strict=True)
+            if spaces.any()
+        ]
+
+        def cuts(size: int) -> npt.NDArray[np.uint8]:
+            return np.array(
+                [balanced(cut, gains) for flat, spaces in flats for cut in reader_cuts(flat, spaces, size)]
+            )
+
+        dice = int(maybe_die.sum())
+        faces, colors = np.ones((dice, 6)), np.ones((dice, len(Color)), np.float32)
         if self._dice_reader is not None:
-            values, reader_colors = self._dice_reader.probabilities(cuts, _READER_COLORS)
+            values, reader_colors = self._dice_reader.probabilities(
+                cuts(self._dice_reader.input_size), _READER_COLORS
+            )
             faces *= face_probabilities(values)
             colors = reader_colors[:, _READER_COLOR_COLUMNS]
             colors /= np.maximum(colors.sum(axis=1, keepdims=True), 1e-12)
         if self._face_reader is not None:
-            faces *= self._face_reader.value_probabilities(cuts) ** FACE_READER_WEIGHT
+            faces *= (
+                self._face_reader.value_probabilities(cuts(self._face_reader.input_size))
+                ** FACE_READER_WEIGHT
+            )
         weighed = rows.copy()
         faces /= faces.sum(axis=1, keepdims=True)
         weighed[maybe_die] = weigh_dice(rows[maybe_die], faces.astype(np.float32), colors)

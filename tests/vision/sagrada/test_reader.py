@@ -81,7 +81,8 @@ def test_windows_with_few_dice_are_read_and_named(
             continue
         named += window.pattern is not None and window.pattern.name == truth.pattern
         whole += window.window == truth.window
-    # Floors under the measured level (39 and 39 of 40); issue 4's targets are 98 % named and 99 % whole.
+    # Floors under the measured level (39 named, 38 whole of 40; 39 and 39 with session 27's dice reader);
+    # issue 4's targets are 98 % named and 99 % whole.
     assert named >= 0.925 * len(sparse_scenes), f"pattern named right in {named} of {len(sparse_scenes)}"
     assert whole >= 0.875 * len(sparse_scenes), f"every space right in {whole} of {len(sparse_scenes)}"
 
