@@ -102,9 +102,10 @@ def reader_layers(width: float = 1.0) -> tuple[nn.Sequential, nn.Sequential]:
 
 
 class DiceReaderNet(nn.Module):
-    """A plain CNN on a square crop (40-48 px); two heads: value logits (faces 1-6 and "not a die") and
-    colour logits. The first convolution already halves the resolution: pips stay a few pixels wide on the
-    24x24 map that follows, while the crop can be larger than a full-resolution first layer could afford.
+    """A plain CNN on a square crop (64 px since session 41, 48 before); two heads: value logits (faces 1-6
+    and "not a die") and colour logits. The first convolution already halves the resolution: pips stay a few
+    pixels wide on the 32x32 map that follows, while the crop can be larger than a full-resolution first
+    layer could afford.
 
     In training only, a third head marks the top face's pips on the 1/4 map (`forward_with_pips`): a label
     at every pip, not just one value a crop, so the network learns much sooner which blobs to count and on
