@@ -172,12 +172,14 @@ class TrainingPlan:
     reader_width: float = 1.0
     """The reader's channels as a multiple of `models.dice_nets.reader_channels`'s base network."""
     reader_input_size: int = READER_INPUT_SIZE
+    """The side the reader's crops are scaled to: at 64 a pip and a glare spot beside it keep more pixels
+    than at 48 (session 41, `models/MODEL_CARD.md`)."""
     reader_cast: tuple[float, float] = (0.75, 1.3)
     """The range of each channel's gain in a reader crop's colour cast: the white balance undoes the cast
     when the scene shows a neutral surface, and the reader learns to read through what is left."""
     reader_bfloat16: bool = True
     """Train the reader under bfloat16 autocast, channels last (the weights stay float32): about twice as
-    fast a step on a processor with AVX-512 BF16, so a wider reader fits the same training time."""
+    fast a step on a processor with AVX-512 BF16, which pays for the 64-px crops."""
     reader_blur: float = 0.0
     """Share of the reader's crops (dice and "not a die" alike) blurred as `detector_blur`'s are."""
     reader_veil: float = 0.0
