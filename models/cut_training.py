@@ -18,7 +18,7 @@ from torch import nn
 from torch.nn.functional import cross_entropy
 
 from models.dice_nets import FaceNet
-from models.run import export
+from models.run import bfloat16_training, export
 from vision.decode import BGRImage
 from vision.read import FloatArray, reader_input, white_balance_gains
 
@@ -45,42 +45,35 @@ def fit(
     """AdamW with a one-cycle schedule to 3e-3 over `epochs` shuffled passes in batches of BATCH, each
     batch augmented from the seeded generator; prints the mean loss of every epoch.
 
-    With `bfloat16` the network runs under bfloat16 autocast on channels-last tensors: about half the time
-    a step on a CPU with bfloat16 instructions. Its weights stay float32, and it is left in the usual
-    layout for scoring and export in float32."""
-    if bfloat16:
-        network.to(memory_format=torch.channels_last)  # type: ignore[call-overload]  # torch's stub omits it
+    With `bfloat16` the forward pass runs under bfloat16 autocast (`models.run.bfloat16_training`)."""
     rng = np.random.default_rng(seed)
     steps = epochs * (len(cuts) // BATCH)
-    optimizer = torch.optim.AdamW(network.parameters(), lr=3e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, 3e-3, total_steps=steps, pct_start=0.15)
-    network.train()
-    started = time.perf_counter()
-    for epoch in range(epochs):
-        order = rng.permutation(len(cuts))
-        total = 0.0
-        for start in range(0, len(order) - BATCH + 1, BATCH):
-            chosen = order[start : start + BATCH]
-            batch, batch_targets = augment(cuts[chosen], targets[chosen], rng)
-            inputs = torch.from_numpy(reader_input(batch))
-            if bfloat16:
-                inputs = inputs.contiguous(memory_format=torch.channels_last)
-            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bfloat16):
-                predicted = network(inputs)
-            batch_loss = loss(predicted.float(), torch.from_numpy(batch_targets))
-            optimizer.zero_grad()
-            batch_loss.backward()  # type: ignore[no-untyped-call]
-            optimizer.step()
-            schedule.step()
-            total += batch_loss.item()
-        print(
-            f"epoch {epoch + 1}/{epochs}: loss {total / (len(order) // BATCH):.4f} "
-            f"({time.perf_counter() - started:.0f} s)",
-            flush=True,
-        )
-    network.eval()
-    if bfloat16:
-        network.to(memory_format=torch.contiguous_format)  # type: ignore[call-overload]
+    with bfloat16_training(network, bfloat16) as laid_out:
+        optimizer = torch.optim.AdamW(network.parameters(), lr=3e-3, weight_decay=1e-4)
+        schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, 3e-3, total_steps=steps, pct_start=0.15)
+        network.train()
+        started = time.perf_counter()
+        for epoch in range(epochs):
+            order = rng.permutation(len(cuts))
+            total = 0.0
+            for start in range(0, len(order) - BATCH + 1, BATCH):
+                chosen = order[start : start + BATCH]
+                batch, batch_targets = augment(cuts[chosen], targets[chosen], rng)
+                inputs = laid_out(torch.from_numpy(reader_input(batch)))
+                with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bfloat16):
+                    predicted = network(inputs)
+                batch_loss = loss(predicted.float(), torch.from_numpy(batch_targets))
+                optimizer.zero_grad()
+                batch_loss.backward()  # type: ignore[no-untyped-call]
+                optimizer.step()
+                schedule.step()
+                total += batch_loss.item()
+            print(
+                f"epoch {epoch + 1}/{epochs}: loss {total / (len(order) // BATCH):.4f} "
+                f"({time.perf_counter() - started:.0f} s)",
+                flush=True,
+            )
+        network.eval()
 
 
 def outputs(network: nn.Module, cuts: Cuts) -> npt.NDArray[np.float32]:

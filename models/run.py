@@ -1,9 +1,11 @@
-"""What every trainer here does alike: start a seeded run on one thread, and export the trained network
-to ONNX."""
+"""What every trainer here does alike: start a seeded run on one thread, train under bfloat16 on request,
+and export the trained network to ONNX."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import cv2
@@ -20,6 +22,25 @@ def start_run(seed: int) -> float:
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
     return time.perf_counter()
+
+
+@contextmanager
+def bfloat16_training(
+    network: torch.nn.Module, enabled: bool
+) -> Iterator[Callable[[torch.Tensor], torch.Tensor]]:
+    """While training, with `enabled`: the network's weights in channels-last layout (they stay float32), and
+    the function this yields lays a batch's pixels out alike, for the caller's forward pass under
+    `torch.autocast("cpu", dtype=torch.bfloat16)`. A step then takes about half its float32 time on a CPU
+    with bfloat16 instructions. Afterwards the network is back in the usual layout, to score and export in
+    float32. Not `enabled`: nothing changes."""
+    if not enabled:
+        yield lambda pixels: pixels
+        return
+    network.to(memory_format=torch.channels_last)  # type: ignore[call-overload]  # torch's stub omits it
+    try:
+        yield lambda pixels: pixels.contiguous(memory_format=torch.channels_last)
+    finally:
+        network.to(memory_format=torch.contiguous_format)  # type: ignore[call-overload]
 
 
 def export(

@@ -24,7 +24,7 @@ import torch
 from torch.nn import functional
 
 from models.dice_nets import DiceDetectorNet, DiceReaderNet
-from models.run import export, start_run
+from models.run import bfloat16_training, export, start_run
 from vision.colors import COLOR_SETS
 from vision.detect import DETECTOR_MODEL, DETECTOR_STRIDE, DetectorSettings, DiceDetector
 from vision.evaluation import box_iou, load_labelled_photos, match_boxes, read_split, summarise
@@ -711,31 +711,26 @@ def fit(
     bfloat16: bool = False,
 ) -> None:
     """AdamW with a one-cycle schedule over the stream's batches; prints the losses every 250 steps. With
-    `bfloat16`, the forward pass runs under bfloat16 autocast on channels-last tensors (the weights, the
-    optimiser and the exported graph stay float32)."""
-    if bfloat16:
-        network.to(memory_format=torch.channels_last)  # type: ignore[call-overload]  # accepted, not in the stubs
-    optimizer = torch.optim.AdamW(network.parameters(), lr=learning_rate, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(
-        optimizer, learning_rate, total_steps=stream.steps, pct_start=0.1
-    )
-    loader = torch.utils.data.DataLoader(stream, batch_size=None, num_workers=1, prefetch_factor=4)
-    network.train()
-    started = time.perf_counter()
-    for step, batch in enumerate(loader):
-        if bfloat16:
-            batch = (batch[0].contiguous(memory_format=torch.channels_last), *batch[1:])
-        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bfloat16):
-            losses = losses_of(network, batch)
-        optimizer.zero_grad()
-        sum(losses.values()).backward()  # type: ignore[union-attr]
-        optimizer.step()
-        schedule.step()
-        if step % 250 == 0 or step == stream.steps - 1:
-            shown = ", ".join(f"{key} {value.item():.3f}" for key, value in losses.items())
-            print(f"{name} step {step}: {shown} ({time.perf_counter() - started:.0f} s)", flush=True)
-    if bfloat16:
-        network.to(memory_format=torch.contiguous_format)  # type: ignore[call-overload]
+    `bfloat16`, the forward pass runs under bfloat16 autocast (`models.run.bfloat16_training`)."""
+    with bfloat16_training(network, bfloat16) as laid_out:
+        optimizer = torch.optim.AdamW(network.parameters(), lr=learning_rate, weight_decay=1e-4)
+        schedule = torch.optim.lr_scheduler.OneCycleLR(
+            optimizer, learning_rate, total_steps=stream.steps, pct_start=0.1
+        )
+        loader = torch.utils.data.DataLoader(stream, batch_size=None, num_workers=1, prefetch_factor=4)
+        network.train()
+        started = time.perf_counter()
+        for step, batch in enumerate(loader):
+            batch = (laid_out(batch[0]), *batch[1:])
+            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bfloat16):
+                losses = losses_of(network, batch)
+            optimizer.zero_grad()
+            sum(losses.values()).backward()  # type: ignore[union-attr]
+            optimizer.step()
+            schedule.step()
+            if step % 250 == 0 or step == stream.steps - 1:
+                shown = ", ".join(f"{key} {value.item():.3f}" for key, value in losses.items())
+                print(f"{name} step {step}: {shown} ({time.perf_counter() - started:.0f} s)", flush=True)
     network.eval()
 
 
