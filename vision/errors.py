@@ -17,3 +17,7 @@ class ImageTooLarge(VisionError):
 
 class ModelUnavailable(VisionError):
     """A shipped ONNX model is missing or cannot be loaded by onnxruntime."""
+
+
+class ColourlessImage(VisionError):
+    """The photo is greyscale where what it shows can only be read in colour (a Sagrada window)."""

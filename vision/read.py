@@ -23,7 +23,7 @@ only one way and back, gained less.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import cast
 
@@ -98,6 +98,23 @@ def white_balance_gains(pixels: BGRImage) -> Gains:
     channel_means = np.maximum(reference.mean(axis=0), 1.0)
     gains: Gains = np.clip(channel_means.mean() / channel_means, *_GAIN_LIMITS).astype(np.float32)
     return gains
+
+
+GREY_SPREAD = 3
+"""A pixel is grey when its three channels lie within this many levels of each other. A black-and-white
+photo (a webcam's night mode, a phone's mono filter) decodes to equal channels, JPEG's rounding included,
+while the least coloured of the real photos (white and black dice on the white tray) spreads 1% of its
+pixels' channels by 8 levels or more."""
+_GREY_SAMPLE_SIDE = 256
+
+
+def holds_colour(pixels: BGRImage) -> bool:
+    """Whether the photo shows colour at all: more than 1% of a coarse sample of its pixels are not grey. A
+    greyscale photo shows a yellow die and a white one alike, so no die's colour can be read from it."""
+    step = max(1, max(pixels.shape[:2]) // _GREY_SAMPLE_SIDE)
+    sample = pixels[::step, ::step]
+    spread = sample.max(axis=2).astype(np.int16) - sample.min(axis=2)
+    return bool(np.count_nonzero(spread > GREY_SPREAD) > 0.01 * spread.size)
 
 
 def crop_square(box: Box) -> tuple[int, int, int]:
@@ -178,13 +195,18 @@ class DiceReader:
         gains: Gains | None = None,
     ) -> list[DieReading]:
         """Read each box of `pixels`, white-balanced by `gains` (`white_balance_gains` of the scene): a
-        caller reading one scene many times passes them, otherwise they are taken from `pixels`."""
+        caller reading one scene many times passes them, otherwise they are taken from `pixels`. In a
+        greyscale photo every colour is read with confidence 0: the network still names one, but nothing
+        in the photo backs it, and a low confidence is what makes the games ask the player."""
         if not boxes:
             return []
         if gains is None:
             gains = white_balance_gains(pixels)
         crops = [crop_die(pixels, box, gains, self.input_size) for box in boxes]
-        return self.read_crops(crops, allowed_colors)
+        readings = self.read_crops(crops, allowed_colors)
+        if holds_colour(pixels):
+            return readings
+        return [replace(reading, color_confidence=0.0) for reading in readings]
 
     def read_crops(
         self, crops: Sequence[npt.NDArray[np.uint8]], allowed_colors: Sequence[str]

@@ -200,3 +200,22 @@ def test_a_dark_photo_is_kept_with_a_notice(app: Flask, client: FlaskClient, gam
     page = client.get(game).text
     assert "The photo is kept, but it could not be read (the photo is too dark" in page
     assert client.get(f"{game}/captures/1/annotated").status_code == 404
+
+
+def test_a_greyscale_photo_is_kept_and_the_page_asks_for_one_in_colour(
+    app: Flask, client: FlaskClient, game: str
+) -> None:
+    colour = cv2.imread(str(DEMO_FOLDER / BO.file))
+    _, grey = cv2.imencode(".jpg", cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY))
+    form = {
+        "csrf_token": CSRF,
+        "submission": submission_key(client, game),
+        "player": "2",
+        "photo": (io.BytesIO(grey.tobytes()), "night-mode.jpg"),
+    }
+    assert client.post(f"{game}/captures", data=form, content_type="multipart/form-data").status_code == 303
+    [reading] = capture_readings(app)
+    assert reading["window"] is None
+    page = client.get(game).text
+    assert "could not be read (the photo is greyscale" in page
+    assert "take the photo in colour" in page

@@ -94,11 +94,13 @@ class WorkroomReading:
 
     @property
     def color(self) -> str | None:
-        """The workroom's player colour: the colour the columns' readings give most weight together."""
+        """The workroom's player colour: the colour the columns' readings give most weight together; None
+        when no reading backs any colour (no columns, or a greyscale photo)."""
         weights: dict[str, float] = {}
         for column in self.columns:
             weights[column.face.color] = weights.get(column.face.color, 0.0) + column.face.color_confidence
-        return max(weights, key=lambda colour: weights[colour]) if weights else None
+        best = max(weights, key=lambda colour: weights[colour], default=None)
+        return best if best is not None and weights[best] > 0 else None
 
     def to_json(self) -> dict[str, Any]:
         return {

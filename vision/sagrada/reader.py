@@ -20,6 +20,8 @@ import numpy.typing as npt
 from engine.sagrada.scoring import ScoreBreakdown, ScoringOptions
 from engine.sagrada.window import BLANK_PATTERN, Cell, Pattern, Window
 from vision.decode import BGRImage, DecodedImage, DecodeLimits, decode_image
+from vision.errors import ColourlessImage
+from vision.read import holds_colour
 from vision.sagrada.cells import CellReader, SpaceReading, sureness
 from vision.sagrada.lattice import WindowLattice, find_window_fits
 from vision.sagrada.mat import find_mat_windows, without_mats
@@ -138,7 +140,8 @@ class SagradaReader:
     ) -> SagradaReading:
         """Read every window in the photo at `source`; `pattern` fixes the card when it is known.
 
-        Raises UnreadableImage or ImageTooLarge (VisionError) for input that is not a usable image.
+        Raises UnreadableImage or ImageTooLarge (VisionError) for input that is not a usable image, and
+        ColourlessImage for a greyscale one.
         """
         started = time.perf_counter()
         decoded = decode_image(source, self.limits)
@@ -165,7 +168,11 @@ class SagradaReader:
         scoring: ScoringOptions | None = None,
         to_stored: float = 1.0,
     ) -> SagradaReading:
-        """Read windows in decoded BGR pixels; `to_stored` scales their coordinates to the stored image's."""
+        """Read windows in decoded BGR pixels; `to_stored` scales their coordinates to the stored image's.
+
+        Raises ColourlessImage (a VisionError) for a greyscale photo that shows a window: its dice and
+        printed spaces differ by colour, which such a photo does not show. (One that shows none reads as
+        no window, as any other photo does.)"""
         scoring = scoring or ScoringOptions()
         clock = _Clock()
         on_mats = find_mat_windows(pixels) if self.mats else []
@@ -173,6 +180,11 @@ class SagradaReader:
         # Each window's fits, the one to read first first: a window on a mat has only the one.
         fits = [[window.lattice] for window in on_mats] + find_window_fits(without_mats(pixels, on_mats))
         clock.lap("find_windows")
+        if fits and not holds_colour(pixels):
+            raise ColourlessImage(
+                "the photo is greyscale: a Sagrada window is read by the colours of its dice and spaces, "
+                "so take the photo in colour"
+            )
         spaces = self.cells.read(pixels, [window[0] for window in fits])
         clock.lap("read_spaces")
         lattices, spaces = self._surest_fits(pixels, fits, spaces)

@@ -76,3 +76,17 @@ def test_each_stage_is_timed(
     reading = reader.read(encoded.tobytes())
     assert set(reading.timings_ms) == {"decode", "find", "read", "place", "rules", "total"}
     assert (reading.width, reading.height) == (scene.image.shape[1], scene.image.shape[0])
+
+
+def test_a_greyscale_workroom_names_no_player_colour(
+    reader: WorkroomReader, readings: list[tuple[WorkroomScene, WorkroomReading]]
+) -> None:
+    """The player's colour is the one the faces' colour readings back; a black-and-white photo backs none,
+    so the page does not ask whether the photo is another player's."""
+    scene, in_colour = readings[0]
+    assert in_colour.color is not None
+    grey = cv2.cvtColor(cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    in_grey = reader.read_pixels(grey)
+    assert in_grey.columns
+    assert all(column.face.color_confidence == 0.0 for column in in_grey.columns)
+    assert in_grey.color is None

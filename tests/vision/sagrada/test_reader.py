@@ -11,6 +11,7 @@ import pytest
 
 from engine.sagrada.window import ALL_CELLS, Window
 from vision.colors import COLOR_SETS
+from vision.errors import ColourlessImage
 from vision.evaluation import read_split
 from vision.sagrada.cells import CellReader
 from vision.sagrada.lattice import find_window_fits
@@ -183,3 +184,15 @@ def test_a_photo_is_read_from_bytes_into_the_issue_json(
     assert {"grid", "pattern", "pattern_confidence", "uncertain", "corners", "score"} <= set(window)
     assert len(window["corners"]) == 4
     assert Window.parse(window["grid"]) == reading.windows[0].window
+
+
+def test_a_greyscale_photo_is_refused_with_the_reason(
+    scenes: list[WindowScene], reader: SagradaReader
+) -> None:
+    """Dice and printed spaces differ by colour, which a black-and-white photo does not show: the reader says
+    so rather than read a window of guessed colours."""
+    grey = cv2.cvtColor(cv2.cvtColor(scenes[1].image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    ok, encoded = cv2.imencode(".jpg", grey)
+    assert ok
+    with pytest.raises(ColourlessImage, match="greyscale"):
+        reader.read(encoded.tobytes())
