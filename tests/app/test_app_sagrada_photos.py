@@ -186,15 +186,21 @@ def test_an_unknown_demo_photo_is_refused(app: Flask, client: FlaskClient, game:
     assert capture_readings(app) == []
 
 
-def test_a_dark_photo_is_kept_with_a_notice(app: Flask, client: FlaskClient, game: str) -> None:
-    _, dark = cv2.imencode(".jpg", np.full((480, 640, 3), 5, np.uint8))
+def send_photo(client: FlaskClient, game: str, pixels: np.ndarray, name: str, seat: int) -> int:
+    """Post `pixels` as the JPEG photo `name` of the player at `seat`; the response's status code."""
+    ok, encoded = cv2.imencode(".jpg", pixels)
+    assert ok
     form = {
         "csrf_token": CSRF,
         "submission": submission_key(client, game),
-        "player": "1",
-        "photo": (io.BytesIO(dark.tobytes()), "night.jpg"),
+        "player": str(seat),
+        "photo": (io.BytesIO(encoded.tobytes()), name),
     }
-    assert client.post(f"{game}/captures", data=form, content_type="multipart/form-data").status_code == 303
+    return client.post(f"{game}/captures", data=form, content_type="multipart/form-data").status_code
+
+
+def test_a_dark_photo_is_kept_with_a_notice(app: Flask, client: FlaskClient, game: str) -> None:
+    assert send_photo(client, game, np.full((480, 640, 3), 5, np.uint8), "night.jpg", seat=1) == 303
     [reading] = capture_readings(app)
     assert reading["window"] is None
     page = client.get(game).text
@@ -205,15 +211,8 @@ def test_a_dark_photo_is_kept_with_a_notice(app: Flask, client: FlaskClient, gam
 def test_a_greyscale_photo_is_kept_and_the_page_asks_for_one_in_colour(
     app: Flask, client: FlaskClient, game: str
 ) -> None:
-    colour = cv2.imread(str(DEMO_FOLDER / BO.file))
-    _, grey = cv2.imencode(".jpg", cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY))
-    form = {
-        "csrf_token": CSRF,
-        "submission": submission_key(client, game),
-        "player": "2",
-        "photo": (io.BytesIO(grey.tobytes()), "night-mode.jpg"),
-    }
-    assert client.post(f"{game}/captures", data=form, content_type="multipart/form-data").status_code == 303
+    grey = cv2.cvtColor(cv2.imread(str(DEMO_FOLDER / BO.file)), cv2.COLOR_BGR2GRAY)
+    assert send_photo(client, game, grey, "night-mode.jpg", seat=2) == 303
     [reading] = capture_readings(app)
     assert reading["window"] is None
     page = client.get(game).text
