@@ -197,7 +197,8 @@ class DiceReader:
         """Read each box of `pixels`, white-balanced by `gains` (`white_balance_gains` of the scene): a
         caller reading one scene many times passes them, otherwise they are taken from `pixels`. In a
         greyscale photo every colour is read with confidence 0: the network still names one, but nothing
-        in the photo backs it, and a low confidence is what makes the games ask the player."""
+        in the photo backs it, and whoever uses the reading (the detect JSON, Cubist's player colour) is
+        told so."""
         if not boxes:
             return []
         if gains is None:

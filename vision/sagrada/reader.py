@@ -141,7 +141,7 @@ class SagradaReader:
         """Read every window in the photo at `source`; `pattern` fixes the card when it is known.
 
         Raises UnreadableImage or ImageTooLarge (VisionError) for input that is not a usable image, and
-        ColourlessImage for a greyscale one.
+        ColourlessImage for a greyscale one that shows a window.
         """
         started = time.perf_counter()
         decoded = decode_image(source, self.limits)
