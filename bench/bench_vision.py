@@ -10,10 +10,10 @@ never show), and on 12 MP phone photos of a whole table (dice 20-60 px, read fro
 reads them), each rendered set with its value and colour accuracy by the size of the dice's top
 faces (and, for the renderer's own dice, by the glare on them) and its commonest misreads. The real photos
 are also read changed as other cameras, tables and light would change them
-(`vision.evaluation.PERTURBATIONS`: scale, turn, tilt, light, colour casts, blur, shake, noise), each change
-alone. `--reader FILE` and `--detector FILE` score a candidate (a training run's output) instead of the
-shipped one, on the same photos and scenes; `--second-look-below 0` measures accuracy with one look at every
-die.
+(`vision.evaluation.PERTURBATIONS`: scale, turn, tilt, light, colour casts, blur, shake, noise, greyscale),
+each change alone. `--reader FILE` and `--detector FILE` score a candidate (a training run's output)
+instead of the shipped one, on the same photos and scenes; `--second-look-below 0` measures accuracy with one
+look at every die.
 """
 
 from __future__ import annotations

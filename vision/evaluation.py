@@ -327,6 +327,12 @@ def _cast(blue: float, green: float, red: float) -> Callable[[FloatImage], Float
     return lambda image: (image * gains).astype(np.float32)
 
 
+def _greyscale(image: FloatImage) -> FloatImage:
+    """A black-and-white photo (a webcam's night mode): colours read with confidence 0 (`holds_colour`)."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return np.asarray(cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR), np.float32)
+
+
 def _uneven(image: FloatImage) -> FloatImage:
     """A lamp off to one side: the far side at a third of the light."""
     light = np.linspace(0.35, 1.1, image.shape[1], dtype=np.float32)
@@ -374,6 +380,7 @@ PERTURBATIONS = (
     Perturbation("shaken (0.8%)", pixels=_shake(0.008)),
     Perturbation("shaken (1.1%)", pixels=_shake(0.011)),
     Perturbation("sensor noise (sigma 10)", pixels=_noise(10)),
+    Perturbation("greyscale", pixels=_greyscale),
 )
 """What `bench/bench_vision.py` reads the validation photos under, each on its own."""
 
