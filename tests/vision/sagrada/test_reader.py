@@ -54,16 +54,17 @@ def test_every_space_of_rendered_windows_is_read(scenes: list[WindowScene], read
         truth = scene.windows[0]
         window = read_as(list(reader.read_pixels(scene.image).windows), truth)
         whole += window is not None and window.window == truth.window
-    # Floor under the measured level (36 of 40); issue 4's target is 99 % of windows.
+    # Floor under the measured level (35 of 40, 36 before session 42's fine alignment on spaces made alike);
+    # issue 4's target is 99 % of windows.
     assert whole >= 0.775 * len(scenes), f"every space read right in {whole} of {len(scenes)} windows"
 
 
 def test_a_fit_the_layout_prefers_off_the_grid_gives_way_to_one_whose_spaces_read_surer(
     reader: SagradaReader,
 ) -> None:
-    """A finished window: the dice hide the grout, and the layout's best fit lies a quarter turned across the
-    card. Another fit at its place, on the grid, reads the spaces surer."""
-    scene = render_window_scene(window_config((0.85, 1.0)), np.random.default_rng(9600))
+    """A finished window: the dice hide the grout, and the layout's best fit lies more than two spaces off the
+    grid. Another fit at its place, on the grid, reads the spaces surer."""
+    scene = render_window_scene(window_config((0.85, 1.0)), np.random.default_rng(10086))
     truth = scene.windows[0]
     (fits,) = find_window_fits(scene.image)
     assert np.abs(fits[0].corners - truth.corners).max() > 2 * pitch_px(truth)  # the layout's pick is off
@@ -82,7 +83,7 @@ def test_windows_with_few_dice_are_read_and_named(
             continue
         named += window.pattern is not None and window.pattern.name == truth.pattern
         whole += window.window == truth.window
-    # Floors under the measured level (39 named, 38 whole of 40; 39 and 39 with session 27's dice reader);
+    # Floors under the measured level (39 named, 39 whole of 40; 38 whole before session 42's fit);
     # issue 4's targets are 98 % named and 99 % whole.
     assert named >= 0.925 * len(sparse_scenes), f"pattern named right in {named} of {len(sparse_scenes)}"
     assert whole >= 0.875 * len(sparse_scenes), f"every space right in {whole} of {len(sparse_scenes)}"
@@ -134,7 +135,8 @@ def real_dice_read(real_dice_scenes: list[WindowScene], reader: SagradaReader) -
 
 def test_real_dice_in_a_rendered_window_are_read(real_dice_read: tuple[int, int, int]) -> None:
     dice, right, false_dice = real_dice_read
-    # Floors under the measured level (0 false dice, 97 of 99 read right); the aim is every die.
+    # Floors under the measured level (0 false dice, 95 of 99 read right; 97 before session 42's fit); the
+    # aim is every die.
     assert false_dice <= 1, f"{false_dice} empty spaces read as dice"
     assert right >= 0.93 * dice, f"{right} of {dice} real dice read right"
 
@@ -147,7 +149,7 @@ def test_the_readers_opinion_of_dice_costs_no_real_dice(
     alone = SagradaReader(CellReader(dice_reader=None, face_reader=None))
     _dice, right_alone, _false = read_real_dice(real_dice_scenes, alone)
     _dice, right, _false = real_dice_read
-    assert right >= right_alone  # measured 97 and 92 of 99 (92 against 87 with session 11's models)
+    assert right >= right_alone  # measured 95 and 93 of 99 (97 and 92 before session 42's fit)
 
 
 def test_several_windows_in_a_phone_photo_are_each_found_and_read(reader: SagradaReader) -> None:
@@ -165,8 +167,9 @@ def test_several_windows_in_a_phone_photo_are_each_found_and_read(reader: Sagrad
             windows += 1
             found += window is not None
             whole += window is not None and window.window == truth.window
-    # Floors under the measured level (22 of 23 found, 21 read whole); the dice of the windows off the
-    # photo's centre lean over their neighbours' empty spaces, which then read as dice.
+    # Floors under the measured level (23 of 23 found, 22 read whole; 22 and 21 before session 42's fit);
+    # the dice of the windows off the photo's centre lean over their neighbours' empty spaces, which then
+    # read as dice.
     assert found >= 0.95 * windows, f"{found} of {windows} windows found on their grid"
     assert whole >= 0.8 * windows, f"every space right in {whole} of {windows} windows"
 
