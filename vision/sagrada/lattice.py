@@ -236,11 +236,8 @@ class _Layout:
     def align(self, brightness: npt.NDArray[np.float32], grid_to_image: FloatArray) -> FloatArray:
         """`grid_to_image` pulled onto the photo's grout (ECC), on a crop around the grid so the cost does
         not grow with the photo; unchanged where the alignment does not converge."""
-        height, width = brightness.shape
         around = project(grid_to_image, _GRID_CORNERS)
-        margin = 0.2 * (around.max(axis=0) - around.min(axis=0))
-        x0, y0 = np.clip(np.floor(around.min(axis=0) - margin), 0, [width - 1, height - 1]).astype(int)
-        x1, y1 = np.clip(np.ceil(around.max(axis=0) + margin), [x0 + 1, y0 + 1], [width, height]).astype(int)
+        x0, y0, x1, y1 = _box_round(around, 0.2 * (around.max(axis=0) - around.min(axis=0)), brightness.shape)
         shift = np.array([[1.0, 0, -x0], [0, 1.0, -y0], [0, 0, 1.0]])
         start = (shift @ grid_to_image @ self.to_grid).astype(np.float32)
         try:
@@ -270,6 +267,17 @@ class _Layout:
         moved = np.vstack((warp.astype(np.float64), [0.0, 0.0, 1.0]))
         slid = grid_to_image @ self.to_grid @ moved @ np.linalg.inv(self.to_grid)
         return cast(FloatArray, slid / slid[2, 2])
+
+
+def _box_round(
+    points: FloatArray, margin: npt.ArrayLike, shape: tuple[int, ...]
+) -> tuple[int, int, int, int]:
+    """The pixel box (left, top, right, bottom; right and bottom exclusive) round `points` widened by
+    `margin` (x and y), within an image of `shape`, and at least one pixel wide."""
+    height, width = shape[:2]
+    x0, y0 = np.clip(np.floor(points.min(axis=0) - margin), 0, [width - 1, height - 1]).astype(int)
+    x1, y1 = np.clip(np.ceil(points.max(axis=0) + margin), [x0 + 1, y0 + 1], [width, height]).astype(int)
+    return int(x0), int(y0), int(x1), int(y1)
 
 
 def _pixel_values(image: npt.NDArray[np.float32], points: FloatArray) -> npt.NDArray[np.float32]:
@@ -830,10 +838,8 @@ def _spaces_alike(
     sides = np.linalg.norm(corners[_NEXT] - corners, axis=1)
     pitch = PITCH * float((sides[0] + sides[2]) / GRID_WIDTH + (sides[1] + sides[3]) / GRID_HEIGHT) / 4
     reach = max(3, round(pitch * _LIGHTEST_WITHIN) | 1)
-    height, width = brightness.shape
     margin = 0.3 * (corners.max(axis=0) - corners.min(axis=0)) + reach
-    x0, y0 = np.clip(np.floor(corners.min(axis=0) - margin), 0, [width - 1, height - 1]).astype(int)
-    x1, y1 = np.clip(np.ceil(corners.max(axis=0) + margin), [x0 + 1, y0 + 1], [width, height]).astype(int)
+    x0, y0, x1, y1 = _box_round(corners, margin, brightness.shape)
     crop = brightness[y0:y1, x0:x1]
     lightest = cv2.dilate(crop, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
     alike = np.asarray(255.0 * crop / np.maximum(lightest, 1.0), np.float32)
