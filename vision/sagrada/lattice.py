@@ -3,7 +3,8 @@
 A window card is a dark frame around light printed spaces (and the dice standing in them), split by thin
 dark grout. Each dark region of a card's size is a candidate outline: simplified to a quad, tried in its
 four turns, and aligned on the grout by matching the grid's layout (spaces light, grout and frame dark)
-against the photo (ECC image alignment, coarse in a shrunk copy, then fine in the full image). Where dice,
+against the photo (ECC image alignment, coarse in a shrunk copy, then fine in the full image with every
+space made as light as the next, so that darker prints, dice and shadows do not pull it off). Where dice,
 light or a dark table bend that outline, the empty printed spaces still show as light squares in the
 dark grout: three or more on one lattice place the grid too, in every way a window can hold them. The layout
 is the same both ways up, so which end is row 1 is decided by the card's name strip: a dark band, wider
