@@ -1,6 +1,6 @@
 """Train the Sagrada space classifier on rendered windows and export it to models/sagrada_cells.onnx.
 
-    python -m models.train_sagrada_cells [--scenes N] [--several-window-scenes N] [--epochs N]
+    python -m models.train_sagrada_cells [--scenes N] [--several-window-scenes N] [--epochs N] [--no-bfloat16]
 
 Windows are rendered (`vision.synth.sagrada`, seeded), one a photo and then two or three a photo (the later
 ones off the photo's centre, where dice lean furthest over their neighbours), warped flat through their
