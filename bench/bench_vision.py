@@ -1,19 +1,20 @@
 """Recognition speed and accuracy: `python bench/bench_vision.py` (add --scenes N for a longer round trip).
 
 Prints the median milliseconds of each stage (decode, detect, read, total) for a 640x640 photo with 10 dice,
-a 1280x720 frame with 20 dice, a 4032x3024 phone photo with 20 dice and one of a whole table with 20 small
-dice, each as a JPEG file's bytes, on one thread and on two (onnxruntime intra-op threads and OpenCV
-threads); then accuracy on the real photos' validation split, on rendered scenes (value and colour per die;
-then a quarter as many drawing one game's colours, read with its set as `--colors` reads them), on the
-split's dice cut out and laid on rendered tables (`vision.synth.real_dice`: real dice on tables the photos
-never show), and on 12 MP phone photos of a whole table (dice 20-60 px, read from JPEG bytes as the command
-reads them), each rendered set with its value and colour accuracy by the size of the dice's top
-faces (and, for the renderer's own dice, by the glare on them) and its commonest misreads. The real photos
-are also read changed as other cameras, tables and light would change them
-(`vision.evaluation.PERTURBATIONS`: scale, turn, tilt, light, colour casts, blur, shake, noise, greyscale),
-each change alone. `--reader FILE` and `--detector FILE` score a candidate (a training run's output)
-instead of the shipped one, on the same photos and scenes; `--second-look-below 0` measures accuracy with one
-look at every die.
+a 1280x720 frame with 20 dice, a 4032x3024 phone photo with 20 dice, one of a whole table with 20 small dice
+and a 640x480 close-up of 3 dice, each as a JPEG file's bytes, on one thread and on two (onnxruntime
+intra-op threads and OpenCV threads); then accuracy on the real photos' validation split, on rendered scenes
+(value and colour per die; then a quarter as many drawing one game's colours, read with its set as
+`--colors` reads them), on the split's dice cut out and laid on rendered tables (`vision.synth.real_dice`:
+real dice on tables the photos never show), on rendered close-ups (640x480 frames of dice 100-200 px
+across) and on 12 MP phone photos of a whole table (dice 20-60 px, read from JPEG bytes as the command
+reads them), each rendered set with its value and colour accuracy by the size of the dice's top faces (and,
+for the renderer's own dice, by the glare on them) and its commonest misreads. The real photos are also
+read changed as other cameras, tables and light would change them (`vision.evaluation.PERTURBATIONS`:
+scale, turn, tilt, light, colour casts, blur, shake, noise, greyscale), each change alone, and cut round
+each die as a phone or webcam held close over it would frame it (`vision.evaluation.close_ups`).
+`--reader FILE` and `--detector FILE` score a candidate (a training run's output) instead of the shipped
+one, on the same photos and scenes; `--second-look-below 0` measures accuracy with one look at every die.
 """
 
 from __future__ import annotations
@@ -33,11 +34,14 @@ from vision.colors import COLOR_SETS, OTHER_COLOR
 from vision.decode import BGRImage
 from vision.detect import DETECTOR_MODEL
 from vision.evaluation import (
+    CLOSE_UP_MARGINS,
+    CLOSE_UP_SIDE,
     PERTURBATIONS,
     DieOutcome,
     as_jpeg,
     die_outcomes,
     load_labelled_photos,
+    read_close_ups,
     read_perturbed,
     read_rendered_scenes,
     read_split,
@@ -62,10 +66,14 @@ LATENCY_CASES = {
     "4032x3024, 20 small": SceneConfig(
         width=4032, height=3024, dice_count=(20, 20), die_size_px=(30.0, 60.0)
     ),
+    "640x480, 3 close up": SceneConfig(width=640, height=480, dice_count=(3, 3), die_size_px=(120.0, 180.0)),
 }
 ROUND_TRIP_CONFIG = SceneConfig(width=400, height=400, dice_count=(1, 8), die_size_px=(20.0, 80.0))
 WHOLE_TABLE_CONFIG = SceneConfig(width=4032, height=3024, dice_count=(8, 20), die_size_px=(20.0, 60.0))
 """A phone's 12 MP photo of a whole table from standing height: the detector's fine pass finds its dice."""
+CLOSE_UP_CONFIG = SceneConfig(width=640, height=480, dice_count=(1, 4), die_size_px=(100.0, 200.0))
+"""A webcam's frame held close over a few dice, up to issue 3's 200 px: coarser passes than the working
+scale find them (`vision.detect`)."""
 
 
 def jpeg_bytes(config: SceneConfig, seed: int) -> tuple[bytes, int]:
@@ -103,6 +111,9 @@ def bench_accuracy(scenes: int, detector: Path, reader: Path, second_look_below:
 
     for perturbation in PERTURBATIONS:
         print(f"  {perturbation.name}: {read_perturbed(photos, perturbation, read_photo)}")
+    for margin in CLOSE_UP_MARGINS:
+        report = read_close_ups(photos, margin, read_photo)
+        print(f"  cut round each die, the die 1/{margin:g} of a {CLOSE_UP_SIDE}-px frame: {report}")
     if scenes < 4:
         return
 
@@ -140,6 +151,13 @@ def bench_accuracy(scenes: int, detector: Path, reader: Path, second_look_below:
 
     def read_jpeg(image: BGRImage) -> tuple[DetectedDie, ...]:
         return recognizer.recognize(as_jpeg(image), COLOR_SETS["all"]).dice
+
+    close = read_rendered_scenes(read_dice, CLOSE_UP_CONFIG, seed=4711, scenes=max(scenes // 10, 1))
+    print(
+        f"close-ups, {CLOSE_UP_CONFIG.width}x{CLOSE_UP_CONFIG.height} frames, dice 100-200 px: "
+        f"{summarise([reading.score() for reading in close])}"
+    )
+    print_breakdown(die_outcomes(close))
 
     whole_tables = read_rendered_scenes(read_jpeg, WHOLE_TABLE_CONFIG, seed=2024, scenes=max(scenes // 50, 1))
     print(

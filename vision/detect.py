@@ -9,6 +9,11 @@ the photo is searched again at the scale that keeps the smallest die asked for a
 that pass answers. One pass answers for the whole photo, because the dice on one table are about the same
 size in it (`vision.recognizer.without_specks` counts on that too), and because the fine pass boxes a big
 die's top face or side apart from the whole die.
+
+Dice too big for the working scale (a close-up: a webcam frame of 640x480 with dice 100-200 px across, a
+phone held over two dice) go the other way: at the working scale the detector boxes their faces and pips, or
+nothing. So the photo is first looked at halved, and halved again while the sure dice there are still too big
+for the scale above; where they are, the coarsest such pass answers.
 """
 
 from __future__ import annotations
@@ -42,6 +47,11 @@ median of them): 157 px in a 12 MP photo. On six rendered 12 MP photos of each s
 against the coarse pass's 90.8%."""
 SURE_SCORE = 0.5
 """A coarse candidate this sure is taken for a die in deciding which pass answers."""
+LARGEST_DIE_PX = 100.0
+"""Dice boxed up to this wide at a pass's scale are found there reliably; wider ones (their median, among the
+sure dice of the pass at half that scale) are left to the coarser pass."""
+SMALLEST_PASS_SIDE = 80
+"""The coarsest pass: a long side under this leaves a die too few cells of the detector's map."""
 
 
 @dataclass(frozen=True)
@@ -123,20 +133,45 @@ class DiceDetector:
 
     def find(self, pixels: BGRImage, stored_scale: float = 1.0) -> list[DieCandidate]:
         """Dice boxes in `pixels` (`stored_scale` times the stored image's size), the surest first: from the
-        pass at the working scale, or where that is too coarse for the smallest dice, from a finer one."""
+        pass at the working scale, or where that is too coarse for the smallest dice, from a finer one, or
+        where the dice are too big for it, from a coarser one."""
         long_side = max(pixels.shape[:2])
         working = self.settings.working_long_side
         fine_side = fine_long_side(long_side, working, self.settings.smallest_die_px * stored_scale)
+        # Each copy is shrunk from the finer one: cheaper than shrinking the whole image again.
+        fine_pixels = pixels if fine_side is None else shrunk(pixels, fine_side)
+        working_pixels = shrunk(fine_pixels, working)
+        close_up = self._close_up(working_pixels, long_side)
+        if close_up is not None:
+            return close_up
+        coarse = self._pass(working_pixels, working, long_side / max(working_pixels.shape[:2]))
         if fine_side is None:
-            return self._pass(pixels, working)
-        fine_pixels = shrunk(pixels, fine_side)
-        # The coarse pass shrinks the fine copy further: cheaper than shrinking the whole image again.
-        unscale = long_side / max(fine_pixels.shape[:2])
-        coarse = self._pass(fine_pixels, working, unscale)
+            return coarse
         sure = [_side(candidate) for candidate in coarse if candidate.score >= SURE_SCORE]
         if sure and float(np.median(sure)) >= COARSE_ENOUGH * DETECTABLE_DIE_PX * long_side / working:
             return coarse
-        return self._pass(fine_pixels, fine_side, unscale)
+        return self._pass(fine_pixels, fine_side, long_side / max(fine_pixels.shape[:2]))
+
+    def _close_up(self, working_pixels: BGRImage, long_side: int) -> list[DieCandidate] | None:
+        """The dice of the coarsest pass, at half the working scale or less, whose sure dice are still too
+        big for the pass at twice its scale; None where the working scale suits them. A pass that finds no
+        sure die does not end the search: a die far too big for a scale shows it parts, or nothing. Boxes in
+        the pixels of an image `long_side` long."""
+        view, answer, side = working_pixels, None, max(working_pixels.shape[:2]) // 2
+        while side >= SMALLEST_PASS_SIDE:
+            view = shrunk(view, side)
+            candidates = self._pass(view, side, long_side / max(view.shape[:2]))
+            sure = [
+                _side(candidate) * side / long_side
+                for candidate in candidates
+                if candidate.score >= SURE_SCORE
+            ]
+            if sure and float(np.median(sure)) < LARGEST_DIE_PX / 2:
+                break
+            if sure:
+                answer = candidates
+            side //= 2
+        return answer
 
     def _pass(self, pixels: BGRImage, working_long_side: int, unscale: float = 1.0) -> list[DieCandidate]:
         """One pass with `pixels` shrunk to `working_long_side`; boxes in `pixels` times `unscale`."""

@@ -414,6 +414,58 @@ def read_perturbed(
     return summarise(scores)
 
 
+CLOSE_UP_SIDE = 640
+"""The long side of a close-up: a webcam's frame."""
+CLOSE_UP_MARGINS = (1.5, 2.0, 3.0, 4.0)
+"""How close `bench/bench_vision.py` (and the tests' floors) frame the real photos' dice: the cut round each
+die is this many times the die a side."""
+
+
+def close_ups(photo: LabelledPhoto, image: BGRImage, margin: float) -> list[tuple[BGRImage, LabelledPhoto]]:
+    """The photo cut round each of its labelled dice, a square `margin` times the die's box a side (less
+    where the photo ends), enlarged to `CLOSE_UP_SIDE`: a phone or webcam held close over the die, which then
+    fills 1 / `margin` of the frame. The dice wholly inside a cut are its labels; those it cuts through are
+    neither counted for nor held against a reading."""
+    height, width = image.shape[:2]
+    cuts = []
+    for die in photo.dice:
+        cx, cy = box_centre(die.box)
+        half = margin * max(die.box[2] - die.box[0], die.box[3] - die.box[1]) / 2
+        left, top = max(0, round(cx - half)), max(0, round(cy - half))
+        right, bottom = min(width, round(cx + half)), min(height, round(cy + half))
+        cut = resized(image[top:bottom, left:right], CLOSE_UP_SIDE)
+        scale = cut.shape[1] / (right - left)
+        matrix = np.array([[scale, 0, -left * scale], [0, scale, -top * scale], [0, 0, 1.0]])
+        inside = (left, top, right, bottom)
+        whole = [other for other in photo.dice if overlap_area(other.box, inside) == box_area(other.box)]
+        cut_through = [
+            other.box for other in photo.dice if 0 < overlap_area(other.box, inside) < box_area(other.box)
+        ]
+        ignored = [box for box in (*cut_through, *photo.unlabelled) if overlap_area(box, inside) > 0]
+        labels = replace(
+            photo,
+            dice=tuple(replace(other, box=_moved(other.box, matrix)) for other in whole),
+            unlabelled=tuple(_moved(box, matrix) for box in ignored),
+        )
+        cuts.append((cut, labels))
+    return cuts
+
+
+def read_close_ups(
+    photos: Sequence[LabelledPhoto], margin: float, read_dice: Callable[[bytes], Sequence[DetectedDie]]
+) -> AccuracyReport:
+    """How `read_dice` reads `photos` cut round each die (`close_ups`), each cut given as a phone stores
+    it (`as_jpeg`)."""
+    scores = []
+    for photo in photos:
+        image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise OSError(f"OpenCV could not read {photo.path}")
+        for cut, labels in close_ups(photo, np.asarray(image, np.uint8), margin):
+            scores.append(labels.score(read_dice(as_jpeg(cut))))
+    return summarise(scores)
+
+
 def _jpeg_dimensions(path: Path) -> tuple[int, int]:
     _format, width, height = read_image_size(path.read_bytes(), str(path))
     return width, height

@@ -99,15 +99,16 @@ def test_the_fine_pass_keeps_the_smallest_die_at_the_detectable_size_and_never_e
 
 
 def detector_runs(detector: DiceDetector) -> list[int]:
-    """Wraps the detector's session so that each network run is counted; returns the counter."""
+    """Wraps the detector's session so that each network run is recorded by its input's long side; returns
+    the record."""
     runs: list[int] = []
     session_run = detector._session.run
 
-    def counted(*args: object, **kwargs: object) -> object:
-        runs.append(1)
-        return session_run(*args, **kwargs)  # type: ignore[arg-type]
+    def counted(outputs: object, feeds: dict[str, np.ndarray]) -> object:
+        runs.append(max(next(iter(feeds.values())).shape[2:]))
+        return session_run(outputs, feeds)
 
-    detector._session.run = counted  # type: ignore[method-assign]
+    detector._session.run = counted
     return runs
 
 
@@ -130,7 +131,7 @@ def test_small_dice_in_a_12_mp_photo_are_found_by_the_fine_pass() -> None:
     detector = DiceDetector()
     runs = detector_runs(detector)
     with_fine_pass = twelve_mp_recall(detector, (30.0, 60.0))
-    assert len(runs) == 2 * 4
+    assert runs.count(2016) == runs.count(640) == 4
     coarse_alone = twelve_mp_recall(DiceDetector(DetectorSettings(smallest_die_px=1e9)), (30.0, 60.0))
     assert with_fine_pass >= 0.93
     assert with_fine_pass >= coarse_alone + 0.08
@@ -138,8 +139,38 @@ def test_small_dice_in_a_12_mp_photo_are_found_by_the_fine_pass() -> None:
 
 def test_big_dice_in_a_12_mp_photo_are_left_to_the_coarse_pass() -> None:
     """Dice 110-200 px are sure and big in the 640-px copy: the fine pass, which would box their faces apart,
-    does not run (one network run a photo). Measured: 46 of 47 dice found."""
+    does not run. Measured: 46 of 47 dice found."""
     detector = DiceDetector()
     runs = detector_runs(detector)
     assert twelve_mp_recall(detector, (110.0, 200.0)) >= 0.93
-    assert len(runs) == 4
+    assert runs.count(640) == 4 and max(runs) == 640
+
+
+def close_up_recall(detector: DiceDetector, die_size_px: tuple[float, float]) -> float:
+    rng = np.random.default_rng(13)
+    config = SceneConfig(width=640, height=480, dice_count=(1, 4), die_size_px=die_size_px)
+    truth_count = matched = 0
+    for _ in range(12):
+        scene = render_scene(config, rng)
+        truth = [d.box for d in scene.dice if d.visible_fraction >= 0.8]
+        found = [c.box for c in detector.find(scene.image) if c.score >= 0.3]
+        truth_count += len(truth)
+        matched += len(match_boxes(truth, found))
+    return matched / truth_count
+
+
+def test_dice_too_big_for_the_working_scale_are_found_by_a_coarser_pass() -> None:
+    """A webcam held close: dice of 130-200 px in a 640x480 frame, which the working scale boxes by their
+    faces and pips or not at all (through the recognizer, 4.6% of 130-160 px dice and none of 160-200 px
+    were found before the coarser passes). Measured (detector only, score 0.3 and up): 27 of 28."""
+    assert close_up_recall(DiceDetector(), (130.0, 200.0)) >= 0.9
+
+
+def test_the_search_for_a_close_up_stops_at_dice_the_working_scale_suits() -> None:
+    """Dice of 30-60 px in a 640x480 frame are sure and small at half scale: one look there, then the
+    working pass answers."""
+    detector = DiceDetector()
+    runs = detector_runs(detector)
+    config = SceneConfig(width=640, height=480, dice_count=(4, 8), die_size_px=(30.0, 60.0))
+    detector.find(render_scene(config, np.random.default_rng(14)).image)
+    assert runs == [320, 640]
