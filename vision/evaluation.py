@@ -406,10 +406,7 @@ def read_perturbed(
     (`as_jpeg`)."""
     scores = []
     for photo in photos:
-        image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
-        if image is None:
-            raise OSError(f"OpenCV could not read {photo.path}")
-        changed, moved = perturbation.apply(photo, np.asarray(image, np.uint8))
+        changed, moved = perturbation.apply(photo, _pixels(photo))
         scores.append(moved.score(read_dice(as_jpeg(changed))))
     return summarise(scores)
 
@@ -458,12 +455,16 @@ def read_close_ups(
     it (`as_jpeg`)."""
     scores = []
     for photo in photos:
-        image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
-        if image is None:
-            raise OSError(f"OpenCV could not read {photo.path}")
-        for cut, labels in close_ups(photo, np.asarray(image, np.uint8), margin):
+        for cut, labels in close_ups(photo, _pixels(photo), margin):
             scores.append(labels.score(read_dice(as_jpeg(cut))))
     return summarise(scores)
+
+
+def _pixels(photo: LabelledPhoto) -> BGRImage:
+    image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise OSError(f"OpenCV could not read {photo.path}")
+    return np.asarray(image, np.uint8)
 
 
 def _jpeg_dimensions(path: Path) -> tuple[int, int]:
