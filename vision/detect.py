@@ -147,8 +147,8 @@ class DiceDetector:
         coarse = self._pass(working_pixels, working, long_side / max(working_pixels.shape[:2]))
         if fine_side is None:
             return coarse
-        sure = [_side(candidate) for candidate in coarse if candidate.score >= SURE_SCORE]
-        if sure and float(np.median(sure)) >= COARSE_ENOUGH * DETECTABLE_DIE_PX * long_side / working:
+        size = _sure_size(coarse)
+        if size is not None and size >= COARSE_ENOUGH * DETECTABLE_DIE_PX * long_side / working:
             return coarse
         return self._pass(fine_pixels, fine_side, long_side / max(fine_pixels.shape[:2]))
 
@@ -161,14 +161,10 @@ class DiceDetector:
         while side >= SMALLEST_PASS_SIDE:
             view = shrunk(view, side)
             candidates = self._pass(view, side, long_side / max(view.shape[:2]))
-            sure = [
-                _side(candidate) * side / long_side
-                for candidate in candidates
-                if candidate.score >= SURE_SCORE
-            ]
-            if sure and float(np.median(sure)) < LARGEST_DIE_PX / 2:
+            size = _sure_size(candidates)
+            if size is not None and size * side / long_side < LARGEST_DIE_PX / 2:
                 break
-            if sure:
+            if size is not None:
                 answer = candidates
             side //= 2
         return answer
@@ -194,6 +190,13 @@ def shrunk(pixels: BGRImage, long_side: int) -> BGRImage:
         return pixels
     size = (max(1, round(pixels.shape[1] * scale)), max(1, round(pixels.shape[0] * scale)))
     return cast(BGRImage, cv2.resize(pixels, size, interpolation=cv2.INTER_AREA))
+
+
+def _sure_size(candidates: list[DieCandidate]) -> float | None:
+    """The median box side of the sure candidates (`SURE_SCORE`), None where none is sure: what decides which
+    pass answers."""
+    sides = [_side(candidate) for candidate in candidates if candidate.score >= SURE_SCORE]
+    return float(np.median(sides)) if sides else None
 
 
 def _side(candidate: DieCandidate) -> float:

@@ -438,7 +438,7 @@ def close_ups(photo: LabelledPhoto, image: BGRImage, margin: float) -> list[tupl
         cut_through = [
             other.box for other in photo.dice if 0 < overlap_area(other.box, inside) < box_area(other.box)
         ]
-        ignored = [box for box in (*cut_through, *photo.unlabelled) if overlap_area(box, inside) > 0]
+        ignored = cut_through + [box for box in photo.unlabelled if overlap_area(box, inside) > 0]
         labels = replace(
             photo,
             dice=tuple(replace(other, box=_moved(other.box, matrix)) for other in whole),
