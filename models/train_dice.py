@@ -556,10 +556,11 @@ def photometric_jitter_mild(crop: Image, rng: np.random.Generator) -> Image:
 def mine_detections(
     scenes: Sequence[TrainingScene], detector_path: Path, rng: np.random.Generator
 ) -> list[TrainingScene]:
-    """Run the trained detector on every scene: its box on each die (the crops the reader will see), and
-    where it fires on no die (distractor cubes, tokens, patterns) plus two random die-sized background
-    boxes a scene, which the reader learns to call "not a die"."""
-    detector = DiceDetector(DetectorSettings(min_score=0.15), threads=1, model=detector_path)
+    """Run the trained detector on every scene, at its working and fine scales only
+    (`DetectorSettings.close_ups`): its box on each die (the crops the reader will see), and where it fires
+    on no die (distractor cubes, tokens, patterns, the faces and pips of dice too big for the scale) plus two
+    random die-sized background boxes a scene, which the reader learns to call "not a die"."""
+    detector = DiceDetector(DetectorSettings(min_score=0.15, close_ups=False), threads=1, model=detector_path)
     mined = []
     for scene in scenes:
         dice_boxes = [d.box for d in scene.dice]

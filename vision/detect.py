@@ -13,7 +13,11 @@ die's top face or side apart from the whole die.
 Dice too big for the working scale (a close-up: a webcam frame of 640x480 with dice 100-200 px across, a
 phone held over two dice) go the other way: at the working scale the detector boxes their faces and pips, or
 nothing. So the photo is first looked at halved, and halved again while the sure dice there are still too big
-for the scale above; where they are, the coarsest such pass answers.
+for the scale above (a look that finds no sure die goes on too); where they are, the coarsest such pass
+answers. A die filling half the frame shows its pips even at half scale, where they box as sure small dice
+and end that search; so the coarser looks past it run all the same, and their sure dice too big for the look
+above are added to the answer as wholes, for the reader to tell from the parts they hold
+(`vision.recognizer.without_parts`).
 """
 
 from __future__ import annotations
@@ -65,6 +69,10 @@ class DetectorSettings:
     """Low on purpose: the reader rejects candidates that are not dice."""
     max_dice: int = 200
     duplicate_iou: float = 0.5
+    close_ups: bool = True
+    """Look at coarser copies for dice too big for the working scale (`DiceDetector._close_up`). The reader's
+    training mines its false alarms without them: the faces and pips of big dice that the working pass boxes
+    are the parts it must learn to call "not a die", and the shipped reader was mined so."""
 
 
 @dataclass(frozen=True)
@@ -141,9 +149,17 @@ class DiceDetector:
         # Each copy is shrunk from the finer one: cheaper than shrinking the whole image again.
         fine_pixels = pixels if fine_side is None else shrunk(pixels, fine_side)
         working_pixels = shrunk(fine_pixels, working)
-        close_up = self._close_up(working_pixels, long_side)
-        if close_up is not None:
-            return close_up
+        close_up, wholes = self._close_up(working_pixels, long_side)
+        if close_up is None:
+            close_up = self._usual(pixels, fine_side, fine_pixels, working_pixels)
+        return _drop_duplicates(close_up + wholes, self.settings)
+
+    def _usual(
+        self, pixels: BGRImage, fine_side: int | None, fine_pixels: BGRImage, working_pixels: BGRImage
+    ) -> list[DieCandidate]:
+        """The pass at the working scale, or where that is too coarse for the smallest dice, a finer one."""
+        long_side = max(pixels.shape[:2])
+        working = self.settings.working_long_side
         coarse = self._pass(working_pixels, working, long_side / max(working_pixels.shape[:2]))
         if fine_side is None:
             return coarse
@@ -152,22 +168,38 @@ class DiceDetector:
             return coarse
         return self._pass(fine_pixels, fine_side, long_side / max(fine_pixels.shape[:2]))
 
-    def _close_up(self, working_pixels: BGRImage, long_side: int) -> list[DieCandidate] | None:
+    def _close_up(
+        self, working_pixels: BGRImage, long_side: int
+    ) -> tuple[list[DieCandidate] | None, list[DieCandidate]]:
         """The dice of the coarsest pass, at half the working scale or less, whose sure dice are still too
-        big for the pass at twice its scale; None where the working scale suits them. A pass that finds no
-        sure die does not end the search: a die far too big for a scale shows it parts, or nothing. Boxes in
-        the pixels of an image `long_side` long."""
-        view, answer, side = working_pixels, None, max(working_pixels.shape[:2]) // 2
+        big for the pass at twice its scale (None where the working scale suits them); and from the coarser
+        passes past that, the sure dice too big for the pass at twice their scale, wholes of which the answer
+        may hold only parts, for the reader to judge. A pass that finds no sure die does not end the search:
+        a die far too big for a scale shows it parts, or nothing. Boxes in the pixels of an image `long_side`
+        long."""
+        answer: list[DieCandidate] | None = None
+        wholes: list[DieCandidate] = []
+        if not self.settings.close_ups:
+            return answer, wholes
+        searching = True
+        view, side = working_pixels, max(working_pixels.shape[:2]) // 2
         while side >= SMALLEST_PASS_SIDE:
             view = shrunk(view, side)
             candidates = self._pass(view, side, long_side / max(view.shape[:2]))
             size = _sure_size(candidates)
-            if size is not None and size * side / long_side < LARGEST_DIE_PX / 2:
-                break
-            if size is not None:
+            if searching and size is not None and size * side / long_side < LARGEST_DIE_PX / 2:
+                searching = False
+            if searching and size is not None:
                 answer = candidates
+            if not searching:
+                wholes += [
+                    candidate
+                    for candidate in candidates
+                    if candidate.score >= SURE_SCORE
+                    and _side(candidate) * side / long_side >= LARGEST_DIE_PX / 2
+                ]
             side //= 2
-        return answer
+        return answer, wholes
 
     def _pass(self, pixels: BGRImage, working_long_side: int, unscale: float = 1.0) -> list[DieCandidate]:
         """One pass with `pixels` shrunk to `working_long_side`; boxes in `pixels` times `unscale`."""

@@ -160,11 +160,22 @@ def test_dice_too_big_for_the_working_scale_are_found_by_a_coarser_pass() -> Non
     assert recall(DiceDetector(), config, scenes=12, seed=13) >= 0.9
 
 
-def test_the_search_for_a_close_up_stops_at_dice_the_working_scale_suits() -> None:
-    """Dice of 30-60 px in a 640x480 frame are sure and small at half scale: one look there, then the
-    working pass answers."""
+def test_the_working_pass_answers_for_dice_it_suits_and_no_coarser_look_adds_a_whole() -> None:
+    """Dice of 30-60 px in a 640x480 frame are sure and small at half scale: the working pass answers. The
+    coarser looks still run, for a whole die their finer looks would box by its pips, and find none here."""
     detector = DiceDetector()
     runs = detector_runs(detector)
     config = SceneConfig(width=640, height=480, dice_count=(4, 8), die_size_px=(30.0, 60.0))
-    detector.find(render_scene(config, np.random.default_rng(14)).image)
-    assert runs == [320, 640]
+    image = render_scene(config, np.random.default_rng(14)).image
+    found = detector.find(image)
+    assert runs == [320, 160, 80, 640]
+    assert found == detector._pass(image, 640)
+
+
+def test_with_close_ups_off_the_working_pass_alone_answers() -> None:
+    """As the reader's training mines: one look at the working scale, even at dice too big for it."""
+    detector = DiceDetector(DetectorSettings(close_ups=False))
+    runs = detector_runs(detector)
+    config = SceneConfig(width=640, height=480, dice_count=(1, 4), die_size_px=(130.0, 200.0))
+    detector.find(render_scene(config, np.random.default_rng(13)).image)
+    assert runs == [640]

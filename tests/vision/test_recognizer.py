@@ -12,7 +12,7 @@ import pytest
 from vision.colors import COLOR_SETS
 from vision.detect import DieCandidate
 from vision.errors import ModelUnavailable, UnreadableImage
-from vision.evaluation import load_labelled_photos, match_boxes
+from vision.evaluation import load_labelled_photos, match_boxes, read_rendered_scenes, summarise
 from vision.observation import Box, DetectedDie, box_centre
 from vision.recognizer import DiceRecognizer, without_parts, without_specks
 from vision.synth.scene import SceneConfig, render_scene
@@ -58,6 +58,18 @@ def test_a_12_mp_photo_of_a_whole_table_is_read_at_half_size_down_to_its_smalles
     assert len(match_boxes(truth, [die.box for die in observation.dice])) >= 0.85 * len(truth)
 
 
+def test_a_die_filling_half_the_frame_is_read_whole(recognizer: DiceRecognizer) -> None:
+    """Dice of 240-400 px in a 640x480 frame: at half scale their pips box as small sure dice, so a coarser
+    look offers the whole die, and the reader tells it from its pips. Measured: 36 of these 37 dice found
+    and read right, against 33 with the coarser looks' wholes left out (session 49)."""
+    config = SceneConfig(width=640, height=480, dice_count=(1, 2), die_size_px=(240.0, 400.0))
+    readings = read_rendered_scenes(
+        lambda image: recognizer.recognize_pixels(image).dice, config, seed=16, scenes=40
+    )
+    report = summarise([reading.score() for reading in readings])
+    assert report.recall >= 0.94 and report.precision >= 0.97 and report.value_accuracy >= 0.97, str(report)
+
+
 def test_every_stage_is_timed(recognizer: DiceRecognizer) -> None:
     observation = recognizer.recognize(REAL_PHOTOS / "images" / PHOTO_NAME)
     assert set(observation.timings_ms) == {"decode", "detect", "read", "total"}
@@ -95,13 +107,17 @@ def test_a_box_on_part_of_a_more_confident_die_is_dropped() -> None:
     assert without_parts([side_face, whole, pip], 0.7) == (whole,)
 
 
-def test_touching_dice_and_a_more_confident_part_are_all_kept() -> None:
+def test_a_box_holding_a_more_confident_die_is_dropped() -> None:
+    """A tray of dice, or two touching dice, boxed whole: the box round them is less sure than a die in it."""
+    tray = _die((0, 0, 500, 500), 0.5)
+    dice = [_die((100, 100, 160, 160), 0.9), _die((300, 300, 360, 360), 0.8)]
+    assert without_parts([tray, *dice], 0.7) == tuple(dice)
+
+
+def test_touching_dice_are_kept_and_nothing_is_a_part_above_a_share_of_one() -> None:
     left = _die((100, 100, 160, 160), 0.6)
     touching = _die((150, 105, 210, 165), 0.8)  # a sixth of its box overlaps the left die's
-    inner_but_surer = _die((300, 300, 330, 330), 0.9)
-    around_it = _die((290, 290, 360, 360), 0.5)  # only the surer die's box lies inside the other
-    dice = [left, touching, inner_but_surer, around_it]
-    assert without_parts(dice, 0.7) == tuple(dice)
+    assert without_parts([left, touching], 0.7) == (left, touching)
     assert without_parts([_die((0, 0, 10, 10), 0.5), _die((0, 0, 10, 10), 0.9)], 1.01) == (
         _die((0, 0, 10, 10), 0.5),
         _die((0, 0, 10, 10), 0.9),
