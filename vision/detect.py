@@ -142,23 +142,24 @@ class DiceDetector:
     def find(self, pixels: BGRImage, stored_scale: float = 1.0) -> list[DieCandidate]:
         """Dice boxes in `pixels` (`stored_scale` times the stored image's size), the surest first: from the
         pass at the working scale, or where that is too coarse for the smallest dice, from a finer one, or
-        where the dice are too big for it, from a coarser one."""
+        where the dice are too big for it, from a coarser one; then any whole die a coarser look still saw
+        (`_close_up`)."""
         long_side = max(pixels.shape[:2])
         working = self.settings.working_long_side
         fine_side = fine_long_side(long_side, working, self.settings.smallest_die_px * stored_scale)
         # Each copy is shrunk from the finer one: cheaper than shrinking the whole image again.
         fine_pixels = pixels if fine_side is None else shrunk(pixels, fine_side)
         working_pixels = shrunk(fine_pixels, working)
-        close_up, wholes = self._close_up(working_pixels, long_side)
-        if close_up is None:
-            close_up = self._usual(pixels, fine_side, fine_pixels, working_pixels)
-        return _drop_duplicates(close_up + wholes, self.settings)
+        answer, wholes = self._close_up(working_pixels, long_side)
+        if answer is None:
+            answer = self._usual(long_side, fine_side, fine_pixels, working_pixels)
+        return _drop_duplicates(answer + wholes, self.settings)
 
     def _usual(
-        self, pixels: BGRImage, fine_side: int | None, fine_pixels: BGRImage, working_pixels: BGRImage
+        self, long_side: int, fine_side: int | None, fine_pixels: BGRImage, working_pixels: BGRImage
     ) -> list[DieCandidate]:
-        """The pass at the working scale, or where that is too coarse for the smallest dice, a finer one."""
-        long_side = max(pixels.shape[:2])
+        """The pass at the working scale, or where that is too coarse for the smallest dice, a finer one;
+        boxes in the pixels of an image `long_side` long."""
         working = self.settings.working_long_side
         coarse = self._pass(working_pixels, working, long_side / max(working_pixels.shape[:2]))
         if fine_side is None:
