@@ -176,8 +176,8 @@ class DiceDetector:
         big for the pass at twice its scale (None where the working scale suits them); and from the coarser
         passes past that, the sure dice too big for the pass at twice their scale, wholes of which the answer
         may hold only parts, for the reader to judge. A pass that finds no sure die does not end the search:
-        a die far too big for a scale shows it parts, or nothing. Boxes in the pixels of an image `long_side`
-        long."""
+        a die far too big for a scale shows it only its parts, or nothing. Boxes in the pixels of an image
+        `long_side` long."""
         answer: list[DieCandidate] | None = None
         wholes: list[DieCandidate] = []
         if not self.settings.close_ups:
