@@ -60,14 +60,15 @@ def test_a_12_mp_photo_of_a_whole_table_is_read_at_half_size_down_to_its_smalles
 
 def test_a_die_filling_half_the_frame_is_read_whole(recognizer: DiceRecognizer) -> None:
     """Dice of 240-400 px in a 640x480 frame: at half scale their pips box as small sure dice, so a coarser
-    look offers the whole die, and the reader tells it from its pips. Measured: 36 of these 37 dice found
-    and read right, against 33 with the coarser looks' wholes left out (session 49)."""
+    look offers the whole die, and the reader tells it from its pips. Measured: 95 of these 99 dice found,
+    every one read right, against 91 with the coarser looks' wholes left out (session 49); the floor sits
+    three dice under."""
     config = SceneConfig(width=640, height=480, dice_count=(1, 2), die_size_px=(240.0, 400.0))
     readings = read_rendered_scenes(
-        lambda image: recognizer.recognize_pixels(image).dice, config, seed=16, scenes=40
+        lambda image: recognizer.recognize_pixels(image).dice, config, seed=16, scenes=100
     )
     report = summarise([reading.score() for reading in readings])
-    assert report.recall >= 0.94 and report.precision >= 0.97 and report.value_accuracy >= 0.97, str(report)
+    assert report.recall >= 0.93 and report.precision >= 0.96 and report.value_accuracy >= 0.97, str(report)
 
 
 def test_every_stage_is_timed(recognizer: DiceRecognizer) -> None:
