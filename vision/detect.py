@@ -140,7 +140,7 @@ class DiceDetector:
         self._input_name = self._session.get_inputs()[0].name
 
     def find(self, pixels: BGRImage, stored_scale: float = 1.0) -> list[DieCandidate]:
-        """Dice boxes in `pixels` (`stored_scale` times the stored image's size), the surest first: from the
+        """Dice boxes in `pixels` (`stored_scale` times the stored image's size): the surest first from the
         pass at the working scale, or where that is too coarse for the smallest dice, from a finer one, or
         where the dice are too big for it, from a coarser one; then any whole die a coarser look still saw
         (`_close_up`)."""
@@ -188,10 +188,10 @@ class DiceDetector:
             view = shrunk(view, side)
             candidates = self._pass(view, side, long_side / max(view.shape[:2]))
             size = _sure_size(candidates)
-            if searching and size is not None and size * side / long_side < LARGEST_DIE_PX / 2:
-                searching = False
             if searching and size is not None:
-                answer = candidates
+                searching = size * side / long_side >= LARGEST_DIE_PX / 2
+                if searching:
+                    answer = candidates
             if not searching:
                 wholes += [
                     candidate
