@@ -146,8 +146,10 @@ _COARSE_PX, _FINE_PX = 10, 18
 last alignment in the photo."""
 MIN_LAYOUT_MATCH = 0.45
 """Correlation with the grid's layout that a window must reach."""
-_MOST_ALIGNMENTS = 12
-"""Most guesses aligned on the grout per photo (each alignment costs a few milliseconds)."""
+_MOST_FRUITLESS_ALIGNMENTS = 12
+"""Most guesses aligned on the grout per photo at places where no window holds (each alignment costs a few
+milliseconds). Alignments that find a window do not count: a photo of four windows must not spend the
+budget on them before the smaller, less well matched windows at the back of the table are tried."""
 _RIVALS = 3
 """Distinct guesses aligned at each place before the best fit there is kept."""
 _MIN_GUESS_MATCH = 0.25
@@ -656,16 +658,15 @@ def _windows_in(brightness: npt.NDArray[np.float32], min_grid_px: float) -> list
         guess for guess in tried if guess[0] >= _MIN_GUESS_MATCH and _wide_enough(guess[1], min_grid_px)
     ]
     found: list[list[_Fit]] = []
-    alignments = 0
+    fruitless = 0
     waiting = sorted(guesses, key=lambda guess: -guess[0])
-    while waiting and alignments < _MOST_ALIGNMENTS:
+    while waiting and fruitless < _MOST_FRUITLESS_ALIGNMENTS:
         # At the best guess's place its few best distinct guesses are aligned: a guess from the card's
         # outline may match the layout fairly yet lie turned. Where dice hide the grout the match is less
         # sure than the guess's order, so another fit must match clearly better to be preferred.
         place = project(waiting[0][1], _GRID_CORNERS)
         rivals = [guess for guess in waiting if _overlap(place, project(guess[1], _GRID_CORNERS))]
-        tried = _distinct(rivals)[: min(_RIVALS, _MOST_ALIGNMENTS - alignments)]
-        alignments += len(tried)
+        tried = _distinct(rivals)[: min(_RIVALS, _MOST_FRUITLESS_ALIGNMENTS - fruitless)]
         fits = [
             (*_aligned(brightness, match, grid_to_image), corners) for match, grid_to_image, corners in tried
         ]
@@ -689,6 +690,7 @@ def _windows_in(brightness: npt.NDArray[np.float32], min_grid_px: float) -> list
                 and not _overlap(outline, project(guess[1], _GRID_CORNERS))
             ]
         else:
+            fruitless += len(tried)
             waiting = [guess for guess in waiting if not any(guess is one for one in tried)]
     return found
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -24,7 +26,7 @@ from vision.sagrada.lattice import (
     find_windows,
     project,
 )
-from vision.synth.sagrada import RenderedWindow, WindowScene, render_window_scene
+from vision.synth.sagrada import RenderedWindow, SagradaConfig, WindowScene, render_window_scene
 
 from .conftest import pitch_px, window_config
 
@@ -107,6 +109,20 @@ def test_the_name_strip_is_told_from_a_table_as_dark_as_the_frame(scenes: list[W
         turned = _name_strip_margin(brightness, lattice.turned().grid_to_image, lattice.corners)
         told += margin > 0 > turned
     assert told >= 19
+
+
+def test_every_window_of_a_table_photo_is_aligned_after_the_near_ones() -> None:
+    """Four windows in one photo, the ones at the back of the table small and matching the layout less
+    well: the alignments that find the near windows do not spend the photo's budget. (With every alignment
+    counted, as until session 50, the fourth window of this photo was never tried.)"""
+    base = SagradaConfig(windows=(4, 4), window_px=(175.0, 225.0), fill=(0.2, 0.6))
+    scene = render_window_scene(
+        replace(base, scene=replace(base.scene, width=1000, height=750)), np.random.default_rng(21)
+    )
+    found = find_windows(scene.image)
+    for window in scene.windows:
+        lattice = matching(found, window)
+        assert lattice is not None and min(corner_error(lattice, window)) < 0.2, window.pattern
 
 
 def test_half_turn_swaps_the_corners_and_back() -> None:
