@@ -1,8 +1,9 @@
 """Median time from photo to scored windows: one window at 1280x720, four windows in a 12 MP photo, one
 window on a printed mat at 1280x720.
 
-    python3 bench/bench_sagrada_read.py [--runs N] [--accuracy WINDOWS] [--seeds-after N] [--model FILE.onnx]
-                                        [--face-model FILE.onnx] [--without-dice-reader] [--classifier-alone]
+    python3 bench/bench_sagrada_read.py [--runs N] [--accuracy WINDOWS] [--seeds-after N] [--real-windows N]
+                                        [--model FILE.onnx] [--face-model FILE.onnx] [--without-dice-reader]
+                                        [--classifier-alone]
 
 Photos are rendered (seeded) and JPEG-encoded, then read from bytes as the command does: decode, find
 windows, read the spaces, identify the patterns, score. Prints the median of the whole read (wall clock,
@@ -20,10 +21,11 @@ photo (a third as many photos as WINDOWS, read from JPEG bytes as the command re
 what went wrong where a window was not read whole (a window whose grid is found a fifth to half a space off
 counts as not read whole, and whether its spaces read right all the same is said; and windows reported where
 no card lies), and how many windows the player can set right by answering the spaces reported uncertain; and
-real dice pasted into rendered windows (from the photos the space classifier never trained on). `--model` and
-`--face-model` read the spaces with another space classifier or face reader file than the shipped one, to
-compare a candidate on the same photos; `--without-dice-reader` leaves the dice reader's opinion of a die's
-value and colour out, and `--classifier-alone` both value readers', to measure what they add.
+real dice pasted into rendered windows (from the photos the space classifier never trained on; a quarter as
+many windows as WINDOWS, or `--real-windows N`). `--model` and `--face-model` read the spaces with another
+space classifier or face reader file than the shipped one, to compare a candidate on the same photos;
+`--without-dice-reader` leaves the dice reader's opinion of a die's value and colour out, and
+`--classifier-alone` both value readers', to measure what they add.
 """
 
 from __future__ import annotations
@@ -134,9 +136,12 @@ def faults(read: Window, truth: Window) -> Counter[str]:
     return kinds
 
 
-def accuracy(reader: SagradaReader, windows: int, seeds_after: int = 0) -> None:
-    """The issue's accuracy figures on rendered windows, and on real dice pasted into them; `seeds_after`
-    moves every set's first seed on, for a second sample of photos when comparing candidates."""
+def accuracy(
+    reader: SagradaReader, windows: int, seeds_after: int = 0, real_windows: int | None = None
+) -> None:
+    """The issue's accuracy figures on rendered windows, and on real dice pasted into `real_windows` more
+    (a quarter of `windows` unless given); `seeds_after` moves every rendered set's first seed on, for a
+    second sample of photos when comparing candidates."""
     markerless = SagradaReader(reader.cells, mats=False)
     plain = SagradaConfig(window_px=(220.0, 340.0))
     plain = replace(plain, scene=replace(plain.scene, width=960, height=540))
@@ -219,7 +224,8 @@ def accuracy(reader: SagradaReader, windows: int, seeds_after: int = 0) -> None:
     rng = np.random.default_rng(50000)
     dice = right = false_dice = 0
     kinds = Counter()
-    for _ in range(windows // 4):
+    real_windows = windows // 4 if real_windows is None else real_windows
+    for _ in range(real_windows):
         scene = paste_real_dice(render_window_scene(empty, rng), crops, rng, fill=0.45)
         truth = scene.windows[0]
         window, upright = found_as(reader.read_pixels(scene.image).windows, truth)
@@ -234,7 +240,7 @@ def accuracy(reader: SagradaReader, windows: int, seeds_after: int = 0) -> None:
         false_dice += misread["empty space read as a die"]
     listed = ", ".join(f"{kind} {count}" for kind, count in kinds.most_common()) or "none"
     print(
-        f"real dice pasted into {windows // 4} windows: {right} of {dice} read right, "
+        f"real dice pasted into {real_windows} windows: {right} of {dice} read right, "
         f"{false_dice} empty spaces read as dice"
     )
     print(f"  faults: {listed}")
@@ -246,6 +252,12 @@ def main() -> None:
     parser.add_argument("--accuracy", type=int, metavar="WINDOWS", help="print accuracy on this many windows")
     parser.add_argument(
         "--seeds-after", type=int, default=0, metavar="N", help="start every accuracy set's seeds N later"
+    )
+    parser.add_argument(
+        "--real-windows",
+        type=int,
+        metavar="N",
+        help="windows holding real dice (default: a quarter of WINDOWS)",
     )
     parser.add_argument("--model", type=Path, default=CELL_MODEL, help="the space classifier's ONNX file")
     parser.add_argument("--face-model", type=Path, default=FACE_MODEL, help="the face reader's ONNX file")
@@ -264,7 +276,7 @@ def main() -> None:
     cells = CellReader(model=arguments.model, dice_reader=dice_reader, face_reader=face_reader)
     reader = SagradaReader(cells)
     if arguments.accuracy:
-        accuracy(reader, arguments.accuracy, arguments.seeds_after)
+        accuracy(reader, arguments.accuracy, arguments.seeds_after, arguments.real_windows)
         return
     print(f"load average before: {_load()}")
     cases = {
