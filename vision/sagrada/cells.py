@@ -16,10 +16,9 @@ Pip counts are where that network goes wrong most, and colours next, so every sp
 cut again at twice the resolution round its face and read by two more networks: the face reader
 (`vision.face_reader`, trained on exactly these cuts of rendered windows by `models/train_sagrada_faces.py`)
 and the dice reader (`vision.read`, trained on many more dice and on the real photos). Each die class's
-probability is weighed by the face reader's probability of its value, the dice reader's of its value and
-the dice reader's of its colour, each with an equal say (the face reader knows these cuts best, but only
-rendered dice well; the dice reader knows real dice better); the chance that a die stands there stays the
-network's. `models/SAGRADA_FACES.md` gives the figures.
+probability is weighed by the face reader's probability of its value (cubed: it has the larger say), the
+dice reader's of its value and the dice reader's of its colour; the chance that a die stands there stays
+the network's. `models/SAGRADA_FACES.md` gives the figures.
 """
 
 from __future__ import annotations
@@ -75,6 +74,9 @@ at its other quarter turns. (On 250 rendered windows the face reader turned 4-8 
 space reader misread the same dice as when the face reader turned every one; a one-off script.)"""
 SECOND_OPINION_FROM = 0.2
 """Spaces whose die probability reaches this get the value readers' opinion of the die."""
+FACE_READER_WEIGHT = 3.0
+"""The face reader's probabilities are raised to this power before they are multiplied by the dice
+reader's (a weighted product: the face reader, trained on these very cuts, has the larger say)."""
 PLANES = (DIE_TOP, 0.0)
 """The planes each space is cut from, in die edges above the card, stacked channel-wise in this order."""
 CUT_CHANNELS = 3 * len(PLANES)
@@ -288,7 +290,10 @@ class CellReader:
             colors = reader_colors[:, _READER_COLOR_COLUMNS]
             colors /= np.maximum(colors.sum(axis=1, keepdims=True), 1e-12)
         if self._face_reader is not None:
-            faces *= self._face_reader.value_probabilities(cuts(self._face_reader.input_size))
+            faces *= (
+                self._face_reader.value_probabilities(cuts(self._face_reader.input_size))
+                ** FACE_READER_WEIGHT
+            )
         weighed = rows.copy()
         faces /= faces.sum(axis=1, keepdims=True)
         weighed[maybe_die] = weigh_dice(rows[maybe_die], faces.astype(np.float32), colors)

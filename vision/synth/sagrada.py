@@ -573,7 +573,10 @@ def paste_real_dice(
     """Lay real dice crops into about `fill` of the empty spaces of one window and relabel it.
 
     The crops are top-down photos, so they are laid flat into the spaces (scaled, turned, with a soft
-    shadow); render the window empty (`SagradaConfig.fill = (0, 0)`) to fill it with real dice only.
+    shadow); render the window empty (`SagradaConfig.fill = (0, 0)`) to fill it with real dice only. Flat,
+    a die's face lies a die's height lower than a real one's: the value readers, which cut the spaces in the
+    plane of the dice's tops (`vision.sagrada.cells`), see it moved by the camera's slant, so these windows
+    judge the space classifier more than them (`models/SAGRADA_FACES.md`, session 50).
     """
     if not crops:
         raise ValueError("paste_real_dice needs at least one crop; load_real_dice found none")
