@@ -17,8 +17,9 @@ cut again at twice the resolution round its face and read by two more networks: 
 (`vision.face_reader`, trained on exactly these cuts of rendered windows by `models/train_sagrada_faces.py`)
 and the dice reader (`vision.read`, trained on many more dice and on the real photos). Each die class's
 probability is weighed by the face reader's probability of its value (cubed: it has the larger say), the
-dice reader's of its value and the dice reader's of its colour; the chance that a die stands there stays
-the network's. `models/SAGRADA_FACES.md` gives the figures.
+dice reader's of its value and the dice reader's of its colour; the chance that a die stands there is the
+network's, weighed a little by the dice reader's belief that its cut holds a die. `models/SAGRADA_FACES.md`
+and `models/SAGRADA_CELLS.md` give the figures.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from vision.face_reader import FaceReader
 from vision.onnx_session import MODELS_FOLDER, open_session
 from vision.read import (
     COLOR_CLASSES,
+    NOT_A_DIE,
     READER_MODEL,
     DiceReader,
     balanced,
@@ -77,6 +79,10 @@ SECOND_OPINION_FROM = 0.2
 FACE_READER_WEIGHT = 3.0
 """The face reader's probabilities are raised to this power before they are multiplied by the dice
 reader's (a weighted product: the face reader, trained on these very cuts, has the larger say)."""
+READER_DIE_WEIGHT = 0.5
+"""The odds that a space holds a die are the space classifier's times the dice reader's odds that its cut
+holds one (its "not a die" class), raised to this power: the reader, cut round the dice's tops, has a
+smaller say than the classifier, which sees both planes (`models/SAGRADA_CELLS.md`, session 50)."""
 PLANES = (DIE_TOP, 0.0)
 """The planes each space is cut from, in die edges above the card, stacked channel-wise in this order."""
 CUT_CHANNELS = 3 * len(PLANES)
@@ -264,7 +270,7 @@ class CellReader:
     ) -> FloatArray:
         """`rows` (windows x spaces x classes) with the readers' opinion of each possible die: each space
         that may hold a die is cut once (`reader_cuts`); the face reader and the dice reader weigh in on its
-        value, the dice reader on its colour."""
+        value, the dice reader on its colour and on whether a die stands there at all."""
         maybe_die = rows[:, :, _DIE_CLASSES].sum(axis=2) >= SECOND_OPINION_FROM
         if not maybe_die.any():
             return rows
@@ -282,10 +288,12 @@ class CellReader:
 
         dice = int(maybe_die.sum())
         faces, colors = np.ones((dice, 6)), np.ones((dice, len(Color)), np.float32)
+        reader_die: FloatArray | None = None
         if self._dice_reader is not None:
             values, reader_colors = self._dice_reader.probabilities(
                 cuts(self._dice_reader.input_size), _READER_COLORS
             )
+            reader_die = 1.0 - values[:, NOT_A_DIE]
             faces *= face_probabilities(values)
             colors = reader_colors[:, _READER_COLOR_COLUMNS]
             colors /= np.maximum(colors.sum(axis=1, keepdims=True), 1e-12)
@@ -296,7 +304,8 @@ class CellReader:
             )
         weighed = rows.copy()
         faces /= faces.sum(axis=1, keepdims=True)
-        weighed[maybe_die] = weigh_dice(rows[maybe_die], faces.astype(np.float32), colors)
+        spaces = weigh_dice(rows[maybe_die], faces.astype(np.float32), colors)
+        weighed[maybe_die] = spaces if reader_die is None else weigh_die_or_empty(spaces, reader_die)
         return weighed
 
 
@@ -318,4 +327,18 @@ def weigh_dice(probabilities: FloatArray, faces: FloatArray, colors: FloatArray)
     dice = probabilities[:, _DIE_CLASSES] * faces[:, _DIE_VALUES - 1] * colors[:, _DIE_COLORS]
     total = probabilities[:, _DIE_CLASSES].sum(axis=1, keepdims=True)
     weighed[:, _DIE_CLASSES] = dice / np.maximum(dice.sum(axis=1, keepdims=True), 1e-12) * total
+    return weighed
+
+
+def weigh_die_or_empty(probabilities: FloatArray, die_belief: FloatArray) -> FloatArray:
+    """`probabilities` (N x classes) with the odds that a die stands there multiplied by the odds of
+    `die_belief` (N, another reader's probability of a die) raised to `READER_DIE_WEIGHT`; the dice classes
+    keep their shares of the dice, the prints theirs of the empty space."""
+    die = probabilities[:, _DIE_CLASSES].sum(axis=1)
+    belief = np.clip(die_belief, 1e-6, 1 - 1e-6) ** READER_DIE_WEIGHT
+    doubt = np.clip(1.0 - die_belief, 1e-6, 1 - 1e-6) ** READER_DIE_WEIGHT
+    weighed_die = die * belief / np.maximum(die * belief + (1.0 - die) * doubt, 1e-12)
+    weighed = probabilities.copy()
+    weighed[:, _DIE_CLASSES] *= (weighed_die / np.maximum(die, 1e-12))[:, None]
+    weighed[:, ~_DIE_CLASSES] *= ((1.0 - weighed_die) / np.maximum(1.0 - die, 1e-12))[:, None]
     return weighed

@@ -16,6 +16,7 @@ from vision.sagrada.cells import (
     CUT_CHANNELS,
     PLANES,
     PX_PER_UNIT,
+    READER_DIE_WEIGHT,
     SECOND_LOOK_BELOW,
     CellReader,
     PrintedSpace,
@@ -23,6 +24,7 @@ from vision.sagrada.cells import (
     class_index,
     space_cuts,
     weigh_dice,
+    weigh_die_or_empty,
 )
 from vision.sagrada.lattice import GROUT, PITCH, SPACE
 from vision.synth.sagrada import WindowScene, render_window_scene
@@ -115,6 +117,31 @@ def test_the_readers_values_and_colours_reweigh_the_dice_but_not_whether_a_die_i
     sure_of_green = np.array([[0.0, 0.0, 0.9, 0.1, 0.0]], np.float32)
     (weighed,) = weigh_dice(probabilities, faces, sure_of_green)
     assert SpaceReading(ALL_CELLS[0], weighed).die == Die(Color.GREEN, 5)
+
+
+def test_the_dice_reader_weighs_on_whether_a_die_is_there_but_not_which() -> None:
+    probabilities = np.zeros((3, len(CELL_CLASSES)), np.float32)
+    probabilities[:, class_index(PrintedSpace(Color.RED, None))] = 0.3
+    probabilities[:, class_index(PrintedSpace(None, None))] = 0.1
+    probabilities[:, class_index(Die(Color.RED, 4))] = 0.45
+    probabilities[:, class_index(Die(Color.RED, 5))] = 0.15
+    readers = np.array([0.5, 0.9, 0.05], np.float32)
+    undecided, sure_of_a_die, sure_of_none = weigh_die_or_empty(probabilities, readers)
+    # A reader with no opinion changes nothing.
+    assert np.allclose(undecided, probabilities[0])
+    # Otherwise the odds of a die (0.6 : 0.4) are multiplied by the reader's raised to READER_DIE_WEIGHT.
+    odds = 1.5 * 9.0**READER_DIE_WEIGHT
+    assert SpaceReading(ALL_CELLS[0], sure_of_a_die).die_probability == pytest.approx(odds / (1 + odds))
+    assert SpaceReading(ALL_CELLS[0], sure_of_none).die is None
+    for weighed in (sure_of_a_die, sure_of_none):
+        assert weighed.sum() == pytest.approx(1.0)
+        # Within the dice, and within the prints, the classes keep their shares.
+        assert weighed[class_index(Die(Color.RED, 4))] == pytest.approx(
+            3 * weighed[class_index(Die(Color.RED, 5))]
+        )
+        assert weighed[class_index(PrintedSpace(Color.RED, None))] == pytest.approx(
+            3 * weighed[class_index(PrintedSpace(None, None))]
+        )
 
 
 @needs_cell_model
