@@ -119,16 +119,31 @@ def test_squares_drawn_on_the_table_are_not_taken_for_a_window(reader: SagradaRe
     assert on_card.pattern.name == card.pattern
 
 
+def photo_on_a_mat(seed: int) -> WindowScene:
+    """The benchmark's photo `seed` of a card on a window mat (1280x960, a steady camera)."""
+    config = replace(SagradaConfig(window_px=(190.0, 260.0)), mat_probability=1.0)
+    config = replace(config, scene=replace(config.scene, width=1280, height=960, motion_blur_probability=0.0))
+    return render_window_scene(config, np.random.default_rng(seed))
+
+
 def test_a_drawn_square_whose_spaces_fit_a_pattern_loosely_is_no_window(cell_reader: CellReader) -> None:
     """A rendered table (seed 60272 of the benchmark's photos on window mats, read without the markers)
     with a ruled square drawn beside the mat: its inside reads as 20 empty spaces whose colours fit the
     pattern Virtus at 0.88, where an empty card's print names its card at 1.0. Only the card is reported."""
-    config = replace(SagradaConfig(window_px=(190.0, 260.0)), mat_probability=1.0)
-    config = replace(config, scene=replace(config.scene, width=1280, height=960, motion_blur_probability=0.0))
-    scene = render_window_scene(config, np.random.default_rng(60272))
+    scene = photo_on_a_mat(60272)
     windows = SagradaReader(cell_reader, mats=False).read_pixels(scene.image).windows
     (card,) = scene.windows
     assert [read_as(list(windows), card)] == list(windows)
+
+
+def test_the_dice_reader_keeps_dice_the_space_classifier_doubts(cell_reader: CellReader) -> None:
+    """Seed 60094 of the benchmark's photos on window mats, read without the markers: the space classifier
+    alone reads two of its dice as empty spaces; with the dice reader's odds of a die weighed in
+    (`READER_DIE_WEIGHT`) every space reads right."""
+    scene = photo_on_a_mat(60094)
+    (card,) = scene.windows
+    window = read_as(list(SagradaReader(cell_reader, mats=False).read_pixels(scene.image).windows), card)
+    assert window is not None and window.window == card.window
 
 
 @pytest.fixture(scope="module")
