@@ -152,10 +152,11 @@ class DiceDetector:
         working_pixels = shrunk(fine_pixels, working)
         answer, wholes = self._close_up(working_pixels, long_side)
         if answer is None:
-            answer = self._usual(long_side, fine_side, fine_pixels, working_pixels)
-        return _drop_duplicates(answer + wholes, self.settings)
+            answer = self._working_or_fine(long_side, fine_side, fine_pixels, working_pixels)
+        # A pass's answer has no duplicates already; only wholes seen again there are dropped.
+        return _drop_duplicates(answer + wholes, self.settings) if wholes else answer
 
-    def _usual(
+    def _working_or_fine(
         self, long_side: int, fine_side: int | None, fine_pixels: BGRImage, working_pixels: BGRImage
     ) -> list[DieCandidate]:
         """The pass at the working scale, or where that is too coarse for the smallest dice, a finer one;
@@ -187,18 +188,15 @@ class DiceDetector:
         while side >= SMALLEST_PASS_SIDE:
             view = shrunk(view, side)
             candidates = self._pass(view, side, long_side / max(view.shape[:2]))
+            # The box side (image pixels) from which a die is too big for the look at twice this scale.
+            too_big = LARGEST_DIE_PX / 2 * long_side / side
             size = _sure_size(candidates)
             if searching and size is not None:
-                searching = size * side / long_side >= LARGEST_DIE_PX / 2
+                searching = size >= too_big
                 if searching:
                     answer = candidates
             if not searching:
-                wholes += [
-                    candidate
-                    for candidate in candidates
-                    if candidate.score >= SURE_SCORE
-                    and _side(candidate) * side / long_side >= LARGEST_DIE_PX / 2
-                ]
+                wholes += [c for c in candidates if c.score >= SURE_SCORE and _side(c) >= too_big]
             side //= 2
         return answer, wholes
 
