@@ -53,6 +53,8 @@ from vision.synth.sagrada import (
     RenderedWindow,
     SagradaConfig,
     WindowScene,
+    mat_photo_config,
+    on_mats,
     paste_real_dice,
     phone_photo_config,
     render_window_scene,
@@ -67,11 +69,6 @@ def photo(
     base = SagradaConfig(windows=(windows, windows), window_px=window_px, fill=(0.2, 0.6))
     config = replace(base, scene=replace(base.scene, width=width, height=height))
     return render_window_scene(on_mats(config) if framed else config, np.random.default_rng(seed))
-
-
-def on_mats(config: SagradaConfig) -> SagradaConfig:
-    """`config` with every card on a printed window mat, photographed by a steady (fixed) camera."""
-    return replace(config, mat_probability=1.0, scene=replace(config.scene, motion_blur_probability=0.0))
 
 
 def read_right(scene: WindowScene, reader: SagradaReader, data: bytes) -> tuple[int, int]:
@@ -145,8 +142,7 @@ def accuracy(
     markerless = SagradaReader(reader.cells, mats=False)
     plain = SagradaConfig(window_px=(220.0, 340.0))
     plain = replace(plain, scene=replace(plain.scene, width=960, height=540))
-    framed = on_mats(SagradaConfig(window_px=(190.0, 260.0)))
-    framed = replace(framed, scene=replace(framed.scene, width=1280, height=960))
+    framed = mat_photo_config()
 
     def pixels_read_by(reading: SagradaReader) -> Callable[[WindowScene], tuple[WindowReading, ...]]:
         return lambda scene: reading.read_pixels(scene.image).windows

@@ -153,6 +153,18 @@ def phone_photo_config() -> SagradaConfig:
     return replace(base, scene=replace(base.scene, width=4032, height=3024))
 
 
+def on_mats(config: SagradaConfig) -> SagradaConfig:
+    """`config` with every card on a printed window mat, photographed by a steady (fixed) camera."""
+    return replace(config, mat_probability=1.0, scene=replace(config.scene, motion_blur_probability=0.0))
+
+
+def mat_photo_config() -> SagradaConfig:
+    """A card on a printed window mat in a 1280x960 photo from a steady camera, the grid 190-260 px wide: a
+    fixed overhead camera watching a seat."""
+    base = on_mats(SagradaConfig(window_px=(190.0, 260.0)))
+    return replace(base, scene=replace(base.scene, width=1280, height=960))
+
+
 def random_window(
     pattern: Pattern, fill: float, legal_probability: float, rng: np.random.Generator
 ) -> Window:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -20,8 +19,8 @@ from vision.sagrada.reader import SagradaReader, UncertainSpace, WindowReading
 from vision.synth.real_dice import load_real_dice
 from vision.synth.sagrada import (
     RenderedWindow,
-    SagradaConfig,
     WindowScene,
+    mat_photo_config,
     paste_real_dice,
     phone_photo_config,
     render_window_scene,
@@ -120,10 +119,8 @@ def test_squares_drawn_on_the_table_are_not_taken_for_a_window(reader: SagradaRe
 
 
 def photo_on_a_mat(seed: int) -> WindowScene:
-    """The benchmark's photo `seed` of a card on a window mat (1280x960, a steady camera)."""
-    config = replace(SagradaConfig(window_px=(190.0, 260.0)), mat_probability=1.0)
-    config = replace(config, scene=replace(config.scene, width=1280, height=960, motion_blur_probability=0.0))
-    return render_window_scene(config, np.random.default_rng(seed))
+    """The benchmark's photo `seed` of a card on a window mat (`mat_photo_config`)."""
+    return render_window_scene(mat_photo_config(), np.random.default_rng(seed))
 
 
 def test_a_drawn_square_whose_spaces_fit_a_pattern_loosely_is_no_window(cell_reader: CellReader) -> None:
