@@ -335,9 +335,9 @@ def weigh_die_or_empty(probabilities: FloatArray, die_belief: FloatArray) -> Flo
     `die_belief` (N, another reader's probability of a die) raised to `READER_DIE_WEIGHT`; the dice classes
     keep their shares of the dice, the prints theirs of the empty space."""
     die = probabilities[:, _DIE_CLASSES].sum(axis=1)
-    belief = np.clip(die_belief, 1e-6, 1 - 1e-6) ** READER_DIE_WEIGHT
-    doubt = np.clip(1.0 - die_belief, 1e-6, 1 - 1e-6) ** READER_DIE_WEIGHT
-    weighed_die = die * belief / np.maximum(die * belief + (1.0 - die) * doubt, 1e-12)
+    belief = np.clip(die_belief, 1e-6, 1 - 1e-6)
+    odds = (belief / (1.0 - belief)) ** READER_DIE_WEIGHT
+    weighed_die = die * odds / (die * odds + 1.0 - die)
     weighed = probabilities.copy()
     weighed[:, _DIE_CLASSES] *= (weighed_die / np.maximum(die, 1e-12))[:, None]
     weighed[:, ~_DIE_CLASSES] *= ((1.0 - weighed_die) / np.maximum(1.0 - die, 1e-12))[:, None]
