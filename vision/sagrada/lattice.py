@@ -433,9 +433,10 @@ def _card_outlines(regions: Sequence[_Contours], image_area: int, min_grid_px: f
             if hole or not min_grid_px**2 <= cv2.contourArea(outline) <= image_area / 2:
                 continue
             corners = _quad(outline)
-            side = float(np.linalg.norm(corners[1] - corners[0]))
-            if _plausible(corners) and all(np.abs(corners - other).max() > 0.03 * side for other in quads):
-                quads.append(corners)
+            for quad in [corners] if _plausible(corners) else _restored(corners, outline):
+                side = float(np.linalg.norm(quad[1] - quad[0]))
+                if all(np.abs(quad - other).max() > 0.03 * side for other in quads):
+                    quads.append(quad)
     return quads
 
 
@@ -592,6 +593,19 @@ def _overlap(quad: FloatArray, other: FloatArray) -> bool:
     )
 
 
+def _restored(corners: FloatArray, outline: npt.NDArray[np.int32]) -> list[FloatArray]:
+    """An outline that cannot be a card as it stands, completed (`_completions`) where the new corner lies
+    beyond the dark region: dice standing over a corner of a full window's frame cut that corner off the
+    region and bend its quad. A completion that cuts into the region instead is no card's."""
+    hull = cv2.convexHull(outline)
+    return [
+        quad
+        for quad in _completions(corners)
+        for corner in quad[np.any(quad != corners, axis=1)]
+        if cv2.pointPolygonTest(hull, (float(corner[0]), float(corner[1])), False) < 0
+    ]
+
+
 def _completions(corners: FloatArray) -> list[FloatArray]:
     """The quads with one corner replaced by the parallelogram of the other three: light or
     glare on one part of the frame cuts that corner off the dark outline."""
@@ -654,18 +668,23 @@ def _windows_in(brightness: npt.NDArray[np.float32], min_grid_px: float) -> list
             # Only a grid a window could be is worth the layout match.
             if _plausible(grid) and _wide_enough(placed, min_grid_px):
                 tried.append((_COARSE.match(brightness, placed), placed, grid))
-    guesses = [
-        guess for guess in tried if guess[0] >= _MIN_GUESS_MATCH and _wide_enough(guess[1], min_grid_px)
-    ]
+    # Every guess of a window's width may stand as a rival at a place; only those matching the layout
+    # fairly (`_MIN_GUESS_MATCH`) open a place of their own.
+    every = sorted((guess for guess in tried if _wide_enough(guess[1], min_grid_px)), key=lambda g: -g[0])
     found: list[list[_Fit]] = []
     fruitless = 0
-    waiting = sorted(guesses, key=lambda guess: -guess[0])
-    while waiting and fruitless < _MOST_FRUITLESS_ALIGNMENTS:
+    while every and every[0][0] >= _MIN_GUESS_MATCH and fruitless < _MOST_FRUITLESS_ALIGNMENTS:
         # At the best guess's place its few best distinct guesses are aligned: a guess from the card's
-        # outline may match the layout fairly yet lie turned. Where dice hide the grout the match is less
-        # sure than the guess's order, so another fit must match clearly better to be preferred.
-        place = project(waiting[0][1], _GRID_CORNERS)
-        rivals = [guess for guess in waiting if _overlap(place, project(guess[1], _GRID_CORNERS))]
+        # outline may match the layout fairly yet lie turned, and its right turn match it less. Where
+        # dice hide the grout the match is less sure than the guess's order, so another fit must match
+        # clearly better to be preferred.
+        place = project(every[0][1], _GRID_CORNERS)
+        rivals = [
+            guess
+            for guess in every
+            if (guess[0] >= _MIN_GUESS_MATCH or guess[2] is every[0][2])
+            and _overlap(place, project(guess[1], _GRID_CORNERS))
+        ]
         tried = _distinct(rivals)[: min(_RIVALS, _MOST_FRUITLESS_ALIGNMENTS - fruitless)]
         fits = [
             (*_aligned(brightness, match, grid_to_image), corners) for match, grid_to_image, corners in tried
@@ -683,15 +702,15 @@ def _windows_in(brightness: npt.NDArray[np.float32], min_grid_px: float) -> list
             found.append([best, *(fit for fit in fits if fit is not best)])
             # Windows do not overlap: guesses on the window just found, which started too far off its
             # place to count as rivals there, would only align onto it again.
-            waiting = [
+            every = [
                 guess
-                for guess in waiting
+                for guess in every
                 if not any(guess is rival for rival in rivals)
                 and not _overlap(outline, project(guess[1], _GRID_CORNERS))
             ]
         else:
             fruitless += len(tried)
-            waiting = [guess for guess in waiting if not any(guess is one for one in tried)]
+            every = [guess for guess in every if not any(guess is one for one in tried)]
     return found
 
 
