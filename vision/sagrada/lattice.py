@@ -426,7 +426,7 @@ def _dark_regions(brightness: npt.NDArray[np.float32], min_grid_px: float) -> li
 
 def _card_outlines(regions: Sequence[_Contours], image_area: int, min_grid_px: float) -> list[FloatArray]:
     """Quads that may be a card's outline: dark regions of a window's size, each simplified to four
-    corners."""
+    corners, or completed from three of them where the four cannot be a card's (`_restored`)."""
     quads: list[FloatArray] = []
     for region in regions:
         for outline, hole in zip(region.contours, region.is_hole, strict=True):
