@@ -196,7 +196,11 @@ class DiceDetector:
                 if searching:
                     answer = candidates
             if not searching:
-                wholes += [c for c in candidates if c.score >= SURE_SCORE and _side(c) >= too_big]
+                wholes += [
+                    candidate
+                    for candidate in candidates
+                    if candidate.score >= SURE_SCORE and _side(candidate) >= too_big
+                ]
             side //= 2
         return answer, wholes
 

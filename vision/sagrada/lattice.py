@@ -598,12 +598,12 @@ def _restored(corners: FloatArray, outline: npt.NDArray[np.int32]) -> list[Float
     beyond the dark region: dice standing over a corner of a full window's frame cut that corner off the
     region and bend its quad. A completion that cuts into the region instead is no card's."""
     hull = cv2.convexHull(outline)
-    return [
-        quad
-        for quad in _completions(corners)
-        for corner in quad[np.any(quad != corners, axis=1)]
-        if cv2.pointPolygonTest(hull, (float(corner[0]), float(corner[1])), False) < 0
-    ]
+
+    def beyond_the_region(quad: FloatArray) -> bool:
+        new_corner = quad[np.any(quad != corners, axis=1)][0]
+        return cv2.pointPolygonTest(hull, (float(new_corner[0]), float(new_corner[1])), False) < 0
+
+    return [quad for quad in _completions(corners) if beyond_the_region(quad)]
 
 
 def _completions(corners: FloatArray) -> list[FloatArray]:
@@ -670,19 +670,21 @@ def _windows_in(brightness: npt.NDArray[np.float32], min_grid_px: float) -> list
                 tried.append((_COARSE.match(brightness, placed), placed, grid))
     # Every guess of a window's width may stand as a rival at a place; only those matching the layout
     # fairly (`_MIN_GUESS_MATCH`) open a place of their own.
-    every = sorted((guess for guess in tried if _wide_enough(guess[1], min_grid_px)), key=lambda g: -g[0])
+    waiting = sorted(
+        (guess for guess in tried if _wide_enough(guess[1], min_grid_px)), key=lambda guess: -guess[0]
+    )
     found: list[list[_Fit]] = []
     fruitless = 0
-    while every and every[0][0] >= _MIN_GUESS_MATCH and fruitless < _MOST_FRUITLESS_ALIGNMENTS:
+    while waiting and waiting[0][0] >= _MIN_GUESS_MATCH and fruitless < _MOST_FRUITLESS_ALIGNMENTS:
         # At the best guess's place its few best distinct guesses are aligned: a guess from the card's
-        # outline may match the layout fairly yet lie turned, and its right turn match it less. Where
-        # dice hide the grout the match is less sure than the guess's order, so another fit must match
-        # clearly better to be preferred.
-        place = project(every[0][1], _GRID_CORNERS)
+        # outline may match the layout fairly yet lie turned, and its right turn match it less (the turns
+        # of one outline share its corners, `_guesses`). Where dice hide the grout the match is less sure
+        # than the guess's order, so another fit must match clearly better to be preferred.
+        place = project(waiting[0][1], _GRID_CORNERS)
         rivals = [
             guess
-            for guess in every
-            if (guess[0] >= _MIN_GUESS_MATCH or guess[2] is every[0][2])
+            for guess in waiting
+            if (guess[0] >= _MIN_GUESS_MATCH or guess[2] is waiting[0][2])
             and _overlap(place, project(guess[1], _GRID_CORNERS))
         ]
         tried = _distinct(rivals)[: min(_RIVALS, _MOST_FRUITLESS_ALIGNMENTS - fruitless)]
@@ -702,15 +704,15 @@ def _windows_in(brightness: npt.NDArray[np.float32], min_grid_px: float) -> list
             found.append([best, *(fit for fit in fits if fit is not best)])
             # Windows do not overlap: guesses on the window just found, which started too far off its
             # place to count as rivals there, would only align onto it again.
-            every = [
+            waiting = [
                 guess
-                for guess in every
+                for guess in waiting
                 if not any(guess is rival for rival in rivals)
                 and not _overlap(outline, project(guess[1], _GRID_CORNERS))
             ]
         else:
             fruitless += len(tried)
-            every = [guess for guess in every if not any(guess is one for one in tried)]
+            waiting = [guess for guess in waiting if not any(guess is one for one in tried)]
     return found
 
 
