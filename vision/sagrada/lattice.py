@@ -137,8 +137,9 @@ CARD_WIDTH = GRID_WIDTH + 2 * FRAME
 CARD_HEIGHT = GRID_HEIGHT + 2 * FRAME + NAME_STRIP
 WORKING_LONG_SIDE = 800
 """Windows are looked for in a copy shrunk to at most this long side; the fine alignment uses the photo."""
-_OUTLINE_LEVELS = (55, 80, 105, 35)
-"""Brightness levels below which a pixel may belong to the card's dark frame."""
+_OUTLINE_LEVELS = (55, 80, 105, 35, 45)
+"""Brightness levels below which a pixel may belong to the card's dark frame. 45 parts a frame of 32-44
+from a dark table of 44-66 (bench seed 30082), which both 35 and 55 merge or cut up."""
 _LAYOUT_MARGIN = 0.3
 """How much of the frame around the grid the layout holds, in die edges: beyond it lies the table."""
 _COARSE_PX, _FINE_PX = 10, 18
@@ -150,6 +151,12 @@ _MOST_FRUITLESS_ALIGNMENTS = 12
 """Most guesses aligned on the grout per photo at places where no window holds (each alignment costs a few
 milliseconds). Alignments that find a window do not count: a photo of four windows must not spend the
 budget on them before the smaller, less well matched windows at the back of the table are tried."""
+MIN_OUTLINED_MATCH = 0.36
+"""Correlation with the layout enough for a fit its card's dark outline agrees with (`_outline_agrees`):
+in a full window seen at a slant the dice hide the grout, and even the true lattice may match under
+`MIN_LAYOUT_MATCH` (0.39-0.41 at bench seeds 80049 and 80210)."""
+_OUTLINE_AGREEMENT = 0.15
+"""How near, in spaces, the aligned grid must lie to where the card's outline puts it to agree with it."""
 _RIVALS = 3
 """Distinct guesses aligned at each place before the best fit there is kept."""
 _MIN_GUESS_MATCH = 0.25
@@ -630,16 +637,20 @@ _Fit = tuple[float, FloatArray, FloatArray]
 """(layout match, grid_to_image, outline): a guess, or a guess aligned on the grout."""
 
 
-def _guesses(brightness: npt.NDArray[np.float32], corners: FloatArray) -> list[_Fit]:
-    """(layout match, grid_to_image, outline) for an outline in its four turns."""
-    guesses = []
+def _outline_grids(corners: FloatArray) -> list[FloatArray]:
+    """The grid_to_image a card outline gives by the card's geometry, in each of its four turns."""
+    grids = []
     for turn in range(4):
         card_to_image = cv2.getPerspectiveTransform(
             _CARD_CORNERS, corners[[(turn + index) % 4 for index in range(4)]].astype(np.float32)
         ).astype(np.float64)
-        grid_to_image = card_to_image @ _GRID_IN_CARD
-        guesses.append((_COARSE.match(brightness, grid_to_image), grid_to_image, corners))
-    return guesses
+        grids.append(card_to_image @ _GRID_IN_CARD)
+    return grids
+
+
+def _guesses(brightness: npt.NDArray[np.float32], corners: FloatArray) -> list[_Fit]:
+    """(layout match, grid_to_image, outline) for an outline in its four turns."""
+    return [(_COARSE.match(brightness, grid), grid, corners) for grid in _outline_grids(corners)]
 
 
 def _windows_in(brightness: npt.NDArray[np.float32], min_grid_px: float) -> list[list[_Fit]]:
@@ -697,7 +708,7 @@ def _windows_in(brightness: npt.NDArray[np.float32], min_grid_px: float) -> list
                 best = fit
         outline = project(best[1], _GRID_CORNERS)
         if (
-            best[0] >= MIN_LAYOUT_MATCH
+            (best[0] >= MIN_LAYOUT_MATCH or (best[0] >= MIN_OUTLINED_MATCH and _outline_agrees(best)))
             and _plausible(outline)
             and float(np.linalg.norm(outline[1] - outline[0])) >= min_grid_px
         ):
@@ -714,6 +725,16 @@ def _windows_in(brightness: npt.NDArray[np.float32], min_grid_px: float) -> list
             fruitless += len(tried)
             waiting = [guess for guess in waiting if not any(guess is one for one in tried)]
     return found
+
+
+def _outline_agrees(fit: _Fit) -> bool:
+    """Whether an aligned fit lies where its card outline puts the grid (`_OUTLINE_AGREEMENT`): the dark
+    card's edges and the grout seen within agree, two cues a drawing on the table seldom gives together."""
+    corners = project(fit[1], _GRID_CORNERS)
+    tolerance = _OUTLINE_AGREEMENT * float(np.linalg.norm(corners[1] - corners[0])) / COLS
+    return any(
+        np.abs(project(grid, _GRID_CORNERS) - corners).max() < tolerance for grid in _outline_grids(fit[2])
+    )
 
 
 def _wide_enough(grid_to_image: FloatArray, min_grid_px: float) -> bool:
@@ -768,6 +789,10 @@ def find_window_fits(image: BGRImage, min_space_px: float = 12.0) -> list[list[W
         for fit in aligned[1:]:
             if fit[0] > best[0] + _FINE_CLEARLY_BETTER:
                 best = fit
+        # A window let in on its outline's word (`_outline_agrees`) must match as well in the photo itself:
+        # a square drawn on the table agrees with its own outline, and in the shrunk copy it may match too.
+        if fits[0][0] < MIN_LAYOUT_MATCH and best[0] < MIN_OUTLINED_MATCH:
+            continue
         # Fits the alignment brought within a tenth of a space of a better one would only read the same.
         kept = _distinct([best, *(fit for fit in aligned if fit is not best)])
         lattices = [

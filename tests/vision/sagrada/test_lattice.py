@@ -10,10 +10,12 @@ import numpy.typing as npt
 import pytest
 
 from vision.sagrada.lattice import (
+    _GRID_CORNERS,
     _MIN_GUESS_MATCH,
     COLS,
     GRID_WIDTH,
     GROUT,
+    MIN_LAYOUT_MATCH,
     PITCH,
     ROWS,
     SPACE,
@@ -153,6 +155,60 @@ def test_an_outline_s_right_turn_is_aligned_though_it_matches_less_than_a_place_
     assert on_grid and max(on_grid) < _MIN_GUESS_MATCH  # the test means something
     lattice = matching(find_windows(scene.image), window)
     assert lattice is not None and min(corner_error(lattice, window)) < 0.2
+
+
+def test_a_frame_a_few_levels_darker_than_a_dark_table_is_outlined(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A frame of 35-41 on a grained table of 46-64 (a dark wood): the level of 35 cuts the frame up and
+    that of 55 merges it with the table's darker grain; the level of 45 between them outlines the card."""
+    rng = np.random.default_rng(5)
+    grain = cv2.GaussianBlur(rng.normal(0, 1, (540, 960)).astype(np.float32), (0, 0), 6)
+    brightness = (46 + 18 * (grain - grain.min()) / (grain.max() - grain.min())).astype(np.float32)
+    card = np.array([[300, 110], [650, 150], [620, 470], [270, 430]], np.float64)
+    frame = np.zeros(brightness.shape, np.uint8)
+    cv2.fillConvexPoly(frame, card.astype(np.int32), 1)
+    brightness[frame == 1] = rng.uniform(35, 41, int(frame.sum()))
+    grid = card + np.array([[20, 20], [-20, 20], [-20, -60], [20, -60]])
+    cv2.fillConvexPoly(brightness, grid.astype(np.int32), 190)
+
+    def outlined() -> bool:
+        quads = _card_outlines(_dark_regions(brightness, 50), brightness.size, 50)
+        return any(
+            np.abs(np.roll(quad, turn, axis=0) - card).max() < 4 for quad in quads for turn in range(4)
+        )
+
+    assert outlined()
+    monkeypatch.setattr("vision.sagrada.lattice._OUTLINE_LEVELS", (55, 80, 105, 35))
+    assert not outlined()  # the test means something
+
+
+def test_a_full_window_matching_the_layout_little_is_found_where_its_outline_agrees(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The dice hide the grout of a full window seen at a slant, and its fit matches the layout under
+    `MIN_LAYOUT_MATCH`; the card's dark outline puts the grid where the fit lies, which lets it in."""
+    scene = render_window_scene(window_config((0.85, 1.0)), np.random.default_rng(96888))
+    window = scene.windows[0]
+    lattice = matching(find_windows(scene.image), window)
+    assert lattice is not None and min(corner_error(lattice, window)) < 0.2
+    monkeypatch.setattr("vision.sagrada.lattice.MIN_OUTLINED_MATCH", MIN_LAYOUT_MATCH)
+    assert matching(find_windows(scene.image), window) is None  # the test means something
+
+
+def test_a_square_drawn_on_the_table_is_no_window_though_it_agrees_with_its_outline() -> None:
+    """A square of a ladder drawn on the table, cut by the photo's edge and holding a loose die, agrees with
+    its own outline and matches the layout enough for that in the shrunk copy; in the photo itself it
+    matches too little, and no window is reported there."""
+    scene = render_window_scene(window_config((0.85, 1.0)), np.random.default_rng(97157))
+    card = scene.windows[0].card_corners
+
+    def off_the_card(corners: npt.NDArray[np.float64]) -> bool:
+        centre = corners.mean(axis=0)
+        return cv2.pointPolygonTest(card, (float(centre[0]), float(centre[1])), False) < 0
+
+    small, to_image, _ = _working_copies(scene.image)
+    places = [project(to_image @ fits[0][1], _GRID_CORNERS) for fits in _windows_in(small, 50)]
+    assert any(off_the_card(corners) for corners in places)  # the test means something
+    assert not any(off_the_card(lattice.corners) for lattice in find_windows(scene.image))
 
 
 def test_the_name_strip_is_told_from_a_table_as_dark_as_the_frame(scenes: list[WindowScene]) -> None:
