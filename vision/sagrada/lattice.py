@@ -729,7 +729,9 @@ def _windows_in(brightness: npt.NDArray[np.float32], min_grid_px: float) -> list
 
 def _outline_agrees(fit: _Fit) -> bool:
     """Whether an aligned fit lies where its card outline puts the grid (`_OUTLINE_AGREEMENT`): the dark
-    card's edges and the grout seen within agree, two cues a drawing on the table seldom gives together."""
+    card's edges and the grout seen within agree, two cues a drawing on the table seldom gives together.
+    A fit placed by printed spaces carries its own grid as its outline; taken for a card's, that puts the
+    grid a frame's width (over a quarter of a space) inside, so such a fit never agrees."""
     corners = project(fit[1], _GRID_CORNERS)
     tolerance = _OUTLINE_AGREEMENT * float(np.linalg.norm(corners[1] - corners[0])) / COLS
     return any(
