@@ -731,7 +731,7 @@ def _outline_agrees(fit: _Fit) -> bool:
     """Whether an aligned fit lies where its card outline puts the grid (`_OUTLINE_AGREEMENT`): the dark
     card's edges and the grout seen within agree, two cues a drawing on the table seldom gives together.
     A fit placed by printed spaces carries its own grid as its outline; taken for a card's, that puts the
-    grid a frame's width (over a quarter of a space) inside, so such a fit never agrees."""
+    grid a frame's width (a quarter of a space or more) inside, so such a fit never agrees."""
     corners = project(fit[1], _GRID_CORNERS)
     tolerance = _OUTLINE_AGREEMENT * float(np.linalg.norm(corners[1] - corners[0])) / COLS
     return any(
