@@ -50,6 +50,12 @@ def matching(lattices: list[WindowLattice], window: RenderedWindow) -> WindowLat
     return None
 
 
+def off_the_card(corners: npt.NDArray[np.float64], card: npt.NDArray[np.float32]) -> bool:
+    """Whether a grid with these corners is centred off the card: a drawing on the table taken for one."""
+    centre = corners.mean(axis=0)
+    return cv2.pointPolygonTest(card, (float(centre[0]), float(centre[1])), False) < 0
+
+
 def corner_error(lattice: WindowLattice, window: RenderedWindow) -> tuple[float, float]:
     """Largest corner error in spaces, as found and with the card turned half round."""
     pitch = pitch_px(window)
@@ -128,15 +134,14 @@ def test_a_bent_outline_is_completed_only_beyond_its_dark_region(monkeypatch: py
     shape makes a square of it that fits the layout; completed only where a corner lies beyond the dark
     region (as where dice hide a frame's corner), it gives no window."""
     scene = render_window_scene(window_config((0.0, 1.0)), np.random.default_rng(93616))
+    card = scene.windows[0].card_corners
 
-    def off_the_card(lattices: list[WindowLattice]) -> int:
-        centres = [lattice.corners.mean(axis=0) for lattice in lattices]
-        card = scene.windows[0].card_corners
-        return sum(cv2.pointPolygonTest(card, (float(x), float(y)), False) < 0 for x, y in centres)
+    def windows_off_the_card() -> int:
+        return sum(off_the_card(lattice.corners, card) for lattice in find_windows(scene.image))
 
-    assert off_the_card(find_windows(scene.image)) == 0
+    assert windows_off_the_card() == 0
     monkeypatch.setattr("vision.sagrada.lattice._restored", lambda corners, outline: _completions(corners))
-    assert off_the_card(find_windows(scene.image)) == 1  # the test means something
+    assert windows_off_the_card() == 1  # the test means something
 
 
 def test_an_outline_s_right_turn_is_aligned_though_it_matches_less_than_a_place_needs() -> None:
@@ -200,15 +205,10 @@ def test_a_square_drawn_on_the_table_is_no_window_though_it_agrees_with_its_outl
     matches too little, and no window is reported there."""
     scene = render_window_scene(window_config((0.85, 1.0)), np.random.default_rng(97157))
     card = scene.windows[0].card_corners
-
-    def off_the_card(corners: npt.NDArray[np.float64]) -> bool:
-        centre = corners.mean(axis=0)
-        return cv2.pointPolygonTest(card, (float(centre[0]), float(centre[1])), False) < 0
-
     small, to_image, _ = _working_copies(scene.image)
     places = [project(to_image @ fits[0][1], _GRID_CORNERS) for fits in _windows_in(small, 50)]
-    assert any(off_the_card(corners) for corners in places)  # the test means something
-    assert not any(off_the_card(lattice.corners) for lattice in find_windows(scene.image))
+    assert any(off_the_card(corners, card) for corners in places)  # the test means something
+    assert not any(off_the_card(lattice.corners, card) for lattice in find_windows(scene.image))
 
 
 def test_the_name_strip_is_told_from_a_table_as_dark_as_the_frame(scenes: list[WindowScene]) -> None:
