@@ -18,8 +18,10 @@ cut again at twice the resolution round its face and read by two more networks: 
 and the dice reader (`vision.read`, trained on many more dice and on the real photos). Each die class's
 probability is weighed by the face reader's probability of its value (cubed: it has the larger say), the
 dice reader's of its value and the dice reader's of its colour; the chance that a die stands there is the
-network's, weighed a little by the dice reader's belief that its cut holds a die. `models/SAGRADA_FACES.md`
-and `models/SAGRADA_CELLS.md` give the figures.
+network's, weighed a little by the dice reader's belief that its cut holds a die. A die still read unsure
+has its side faces that show beside an empty space read by the dice reader too (`vision.sagrada.sides`):
+opposite faces add up to seven, and a side shows the die's colour without the top face's glare.
+`models/SAGRADA_FACES.md` and `models/SAGRADA_CELLS.md` give the figures.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from vision.read import (
     white_balance_gains,
 )
 from vision.sagrada.lattice import GRID_HEIGHT, GRID_WIDTH, GROUT, PITCH, SPACE, WindowLattice
+from vision.sagrada.sides import beside, colour_weights, facing_sides, side_cut, top_value_weights
 
 BGRImage = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float32]
@@ -83,6 +86,12 @@ READER_DIE_WEIGHT = 0.5
 """The odds that a space holds a die are the space classifier's times the dice reader's odds that its cut
 holds one (its "not a die" class), raised to this power: the reader, cut round the dice's tops, has a
 smaller say than the classifier, which sees both planes (`models/SAGRADA_CELLS.md`, session 50)."""
+SIDES_BELOW = 0.98
+"""A die read less surely than this (its likeliest class) has its side faces read too: where it is sure,
+they would not change the reading, and reading them costs the dice reader's time (`_weigh_sides`)."""
+DIE_LIKELY = 0.5
+"""A space whose die probability reaches this is taken to hold a die when its neighbours' side faces are
+chosen: its die would stand in front of them."""
 PLANES = (DIE_TOP, 0.0)
 """The planes each space is cut from, in die edges above the card, stacked channel-wise in this order."""
 CUT_CHANNELS = 3 * len(PLANES)
@@ -306,7 +315,40 @@ class CellReader:
         faces /= faces.sum(axis=1, keepdims=True)
         spaces = weigh_dice(rows[maybe_die], faces.astype(np.float32), colors)
         weighed[maybe_die] = spaces if reader_die is None else weigh_die_or_empty(spaces, reader_die)
+        if self._dice_reader is not None:
+            self._weigh_sides(image, lattices, weighed, gains)
         return weighed
+
+    def _weigh_sides(
+        self, image: BGRImage, lattices: Sequence[WindowLattice], rows: FloatArray, gains: FloatArray
+    ) -> None:
+        """Each die read less surely than `SIDES_BELOW` weighed (in place) by the dice reader's reading of
+        its side faces that show, beside spaces holding no die (`vision.sagrada.sides`): the values they
+        leave possible on top, and their colour."""
+        assert self._dice_reader is not None
+        height, width = image.shape[:2]
+        likely_die = rows[:, :, _DIE_CLASSES].sum(axis=2) >= DIE_LIKELY
+        unsure = likely_die & (rows.max(axis=2) < SIDES_BELOW)
+        cuts, owners = [], []
+        for window, space in zip(*np.nonzero(unsure), strict=True):
+            for face in facing_sides(lattices[window], ALL_CELLS[space], DIE_TOP, READER_CUT, width, height):
+                neighbour = beside(face.cell, face.direction)
+                if neighbour is None or not likely_die[window, ALL_CELLS.index(neighbour)]:
+                    cuts.append(balanced(side_cut(image, face, self._dice_reader.input_size), gains))
+                    owners.append((int(window), int(space)))
+        if not cuts:
+            return
+        values, colors = self._dice_reader.probabilities(np.array(cuts), _READER_COLORS)
+        faces = face_probabilities(values)
+        colors = colors[:, _READER_COLOR_COLUMNS]
+        colors /= np.maximum(colors.sum(axis=1, keepdims=True), 1e-12)
+        for window, space in dict.fromkeys(owners):
+            sides = [index for index, owner in enumerate(owners) if owner == (window, space)]
+            rows[window, space] = weigh_dice(
+                rows[window, space][None],
+                top_value_weights(faces[sides])[None].astype(np.float32),
+                colour_weights(colors[sides])[None].astype(np.float32),
+            )[0]
 
 
 def reader_cuts(flat: BGRImage, spaces: npt.NDArray[np.bool_], size: int) -> list[BGRImage]:
