@@ -87,11 +87,13 @@ READER_DIE_WEIGHT = 0.5
 holds one (its "not a die" class), raised to this power: the reader, cut round the dice's tops, has a
 smaller say than the classifier, which sees both planes (`models/SAGRADA_CELLS.md`, session 50)."""
 SIDES_BELOW = 0.98
-"""A die read less surely than this (its likeliest class) has its side faces read too: where it is sure,
-they would not change the reading, and reading them costs the dice reader's time (`_weigh_sides`)."""
+"""A die read less surely than this (its likeliest class; the reader asks the player below the same,
+`vision.sagrada.reader.UNSURE`) has its side faces read too (`_weigh_sides`): a sure reading is seldom
+moved by them, and each side costs the dice reader a look."""
 DIE_LIKELY = 0.5
 """A space whose die probability reaches this is taken to hold a die when its neighbours' side faces are
-chosen: its die would stand in front of them."""
+chosen (its die would stand in front of them); a side's cut is read only where the dice reader takes it
+for a die's face with this probability."""
 PLANES = (DIE_TOP, 0.0)
 """The planes each space is cut from, in die edges above the card, stacked channel-wise in this order."""
 CUT_CHANNELS = 3 * len(PLANES)
@@ -342,13 +344,18 @@ class CellReader:
         faces = face_probabilities(values)
         colors = colors[:, _READER_COLOR_COLUMNS]
         colors /= np.maximum(colors.sum(axis=1, keepdims=True), 1e-12)
+        # A cut the reader does not take for a die's face (a shadow, a die's photo laid flat) says nothing.
+        shows_die = 1.0 - values[:, NOT_A_DIE] >= DIE_LIKELY
         for window, space in dict.fromkeys(owners):
-            sides = [index for index, owner in enumerate(owners) if owner == (window, space)]
-            rows[window, space] = weigh_dice(
-                rows[window, space][None],
-                top_value_weights(faces[sides])[None].astype(np.float32),
-                colour_weights(colors[sides])[None].astype(np.float32),
-            )[0]
+            sides = [
+                index for index, owner in enumerate(owners) if owner == (window, space) and shows_die[index]
+            ]
+            if sides:
+                rows[window, space] = weigh_dice(
+                    rows[window, space][None],
+                    top_value_weights(faces[sides])[None].astype(np.float32),
+                    colour_weights(colors[sides])[None].astype(np.float32),
+                )[0]
 
 
 def reader_cuts(flat: BGRImage, spaces: npt.NDArray[np.bool_], size: int) -> list[BGRImage]:
