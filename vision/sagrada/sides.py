@@ -27,9 +27,10 @@ DIRECTIONS: tuple[tuple[int, int], ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 """Grid steps (column, row) from a space to the one beyond each of its die's side faces: towards row 1,
 column 5, row 4 and column 1."""
 MIN_DEPTH_PX = 10.0
-"""How deep a side face must show in the image, from its top edge to its foot, for its pips to be read: a
-fairly steep view of a die 40 px across. Read at 8-12 px, a side's value ruled out the true top 15 % of the
-time (its probability, averaged), from 12 px 6 % (one-off counts on rendered windows, session 53)."""
+"""How deep a side face must show in the image, from its top edge to its foot, for its pips to be read (a
+die 40 px across seen 15 degrees from overhead). The dice reader put a sixth of a side's value probability,
+on average, on the two values the true top rules out at 8-12 px deep, a twentieth from 12 px, and a third
+(chance) under 8 (`models/SAGRADA_CELLS.md`, session 53)."""
 LEAST_WEIGHT = 0.05
 """The least weight a side's reading gives a top value or colour it argues against: one misread side may
 make the top face's reader less sure, not overrule it."""
@@ -85,13 +86,15 @@ def facing_sides(
     half = die_edge / 2
     (top_centre,) = _to_image(camera, np.array([[centre_x, centre_y, die_edge]]))
     faces = []
-    for direction, (step_x, step_y) in enumerate(DIRECTIONS):
-        # The face's middle line, and the direction along it.
-        face_x, face_y = centre_x + step_x * half, centre_y + step_y * half
-        along = np.array([-step_y, step_x], np.float64)
-        left, right = np.array([face_x, face_y]) - along * half, np.array([face_x, face_y]) + along * half
+    for direction, step in enumerate(DIRECTIONS):
+        # The middle of the face's foot, and the direction along the face.
+        middle = np.array([centre_x, centre_y]) + np.array(step, np.float64) * half
+        along = np.array([-step[1], step[0]], np.float64)
         top_left, top_right, foot = _to_image(
-            camera, np.array([[*left, die_edge], [*right, die_edge], [face_x, face_y, 0.0]])
+            camera,
+            np.array(
+                [[*(middle - along * half), die_edge], [*(middle + along * half), die_edge], [*middle, 0.0]]
+            ),
         )
         edge = top_right - top_left
         normal = np.array([-edge[1], edge[0]]) / max(float(np.linalg.norm(edge)), 1e-9)
@@ -102,10 +105,8 @@ def facing_sides(
         reach = cut / 2
         corners = np.array(
             [
-                [*(np.array([face_x, face_y]) - along * reach), half + reach],
-                [*(np.array([face_x, face_y]) + along * reach), half + reach],
-                [*(np.array([face_x, face_y]) + along * reach), half - reach],
-                [*(np.array([face_x, face_y]) - along * reach), half - reach],
+                [*(middle + along * across), half + up]
+                for across, up in ((-reach, reach), (reach, reach), (reach, -reach), (-reach, -reach))
             ]
         )
         square = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
