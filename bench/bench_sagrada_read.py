@@ -100,10 +100,17 @@ def found_as(
 
 def off_its_grid(windows: tuple[WindowReading, ...], truth: RenderedWindow) -> str:
     """Why a labelled window was not found on its grid: found up to half a space off it (and whether its
-    spaces read right all the same), or not found at all."""
+    spaces read right all the same), turned a quarter round (its rows laid along the card's columns, the
+    grid stretched over the frame at one end and short of the last column at the other), or not found."""
     window, upright = found_as(windows, truth, within=0.5)
     if window is None:
-        return "window not found"
+        pitch = float(np.linalg.norm(truth.corners[1] - truth.corners[0])) / 5
+        quarter_turned = any(
+            np.abs(np.roll(found.corners, turn, axis=0) - truth.corners).max() < 1.5 * pitch
+            for found in windows
+            for turn in (1, 3)
+        )
+        return "window found a quarter turn round" if quarter_turned else "window not found"
     if not upright:
         return "window a fifth to half a space off its grid, upside down"
     spaces = "every space right" if window.window == truth.window else "spaces misread"
