@@ -76,12 +76,16 @@ def read_right(scene: WindowScene, reader: SagradaReader, data: bytes) -> tuple[
     reading = reader.read(data)
     whole = named = 0
     for truth in scene.windows:
-        for window in reading.windows:
-            pitch = float(np.linalg.norm(truth.corners[1] - truth.corners[0])) / 5
-            if np.abs(window.corners - truth.corners).max() < 0.2 * pitch:
-                whole += window.window == truth.window
-                named += window.pattern is not None and window.pattern.name == truth.pattern
+        window, upright = found_as(reading.windows, truth)
+        if window is not None and upright:
+            whole += window.window == truth.window
+            named += window.pattern is not None and window.pattern.name == truth.pattern
     return whole, named
+
+
+def space_pitch(truth: RenderedWindow) -> float:
+    """The labelled window's space pitch in the photo, along its first row."""
+    return float(np.linalg.norm(truth.corners[1] - truth.corners[0])) / 5
 
 
 def found_as(
@@ -89,11 +93,10 @@ def found_as(
 ) -> tuple[WindowReading | None, bool]:
     """The window read at the labelled one's place (every corner within `within` of a space: a fifth, on
     its grid), and whether it was read the right way up."""
-    pitch = float(np.linalg.norm(truth.corners[1] - truth.corners[0])) / 5
     for window in windows:
         for upright in (True, False):
             corners = window.corners if upright else np.roll(window.corners, 2, axis=0)
-            if np.abs(corners - truth.corners).max() < within * pitch:
+            if np.abs(corners - truth.corners).max() < within * space_pitch(truth):
                 return window, upright
     return None, False
 
@@ -104,9 +107,8 @@ def off_its_grid(windows: tuple[WindowReading, ...], truth: RenderedWindow) -> s
     grid stretched over the frame at one end and short of the last column at the other), or not found."""
     window, upright = found_as(windows, truth, within=0.5)
     if window is None:
-        pitch = float(np.linalg.norm(truth.corners[1] - truth.corners[0])) / 5
         quarter_turned = any(
-            np.abs(np.roll(found.corners, turn, axis=0) - truth.corners).max() < 1.5 * pitch
+            np.abs(np.roll(found.corners, turn, axis=0) - truth.corners).max() < 1.5 * space_pitch(truth)
             for found in windows
             for turn in (1, 3)
         )

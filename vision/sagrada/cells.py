@@ -51,7 +51,7 @@ from vision.read import (
     white_balance_gains,
 )
 from vision.sagrada.lattice import GRID_HEIGHT, GRID_WIDTH, GROUT, PITCH, SPACE, WindowLattice
-from vision.sagrada.sides import beside, colour_weights, facing_sides, side_cut, top_value_weights
+from vision.sagrada.sides import beside, colour_weights, die_camera, facing_sides, side_cut, top_value_weights
 
 BGRImage = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float32]
@@ -86,10 +86,12 @@ READER_DIE_WEIGHT = 0.5
 """The odds that a space holds a die are the space classifier's times the dice reader's odds that its cut
 holds one (its "not a die" class), raised to this power: the reader, cut round the dice's tops, has a
 smaller say than the classifier, which sees both planes (`models/SAGRADA_CELLS.md`, session 50)."""
-SIDES_BELOW = 0.98
-"""A die read less surely than this (its likeliest class; the reader asks the player below the same,
-`vision.sagrada.reader.UNSURE`) has its side faces read too (`_weigh_sides`): a sure reading is seldom
-moved by them, and each side costs the dice reader a look."""
+UNSURE = 0.98
+"""A space whose reading is less likely than this is reported as uncertain (`vision.sagrada.reader`), and,
+holding a die, has its die's side faces read (`_weigh_sides`: reading every die's sides changed no bench
+window, and each side costs the dice reader a look). At 0.98 rather than 0.9 the player is asked about twice
+as many spaces (about one in 90) and half as many misreads pass unasked (`models/SAGRADA_CELLS.md`, session
+45): a question costs a tap, a silent misread a wrong score."""
 DIE_LIKELY = 0.5
 """A space whose die probability reaches this is taken to hold a die when its neighbours' side faces are
 chosen (its die would stand in front of them); a side's cut is read only where the dice reader takes it
@@ -324,20 +326,23 @@ class CellReader:
     def _weigh_sides(
         self, image: BGRImage, lattices: Sequence[WindowLattice], rows: FloatArray, gains: FloatArray
     ) -> None:
-        """Each die read less surely than `SIDES_BELOW` weighed (in place) by the dice reader's reading of
-        its side faces that show, beside spaces holding no die (`vision.sagrada.sides`): the values they
-        leave possible on top, and their colour."""
+        """Each die read less surely than `UNSURE` weighed (in place) by the dice reader's reading of its
+        side faces that show, beside spaces holding no die (`vision.sagrada.sides`): the values they leave
+        possible on top, and their colour."""
         assert self._dice_reader is not None
         height, width = image.shape[:2]
         likely_die = rows[:, :, _DIE_CLASSES].sum(axis=2) >= DIE_LIKELY
-        unsure = likely_die & (rows.max(axis=2) < SIDES_BELOW)
-        cuts, owners = [], []
-        for window, space in zip(*np.nonzero(unsure), strict=True):
-            for face in facing_sides(lattices[window], ALL_CELLS[space], DIE_TOP, READER_CUT, width, height):
-                neighbour = beside(face.cell, face.direction)
-                if neighbour is None or not likely_die[window, ALL_CELLS.index(neighbour)]:
-                    cuts.append(balanced(side_cut(image, face, self._dice_reader.input_size), gains))
-                    owners.append((int(window), int(space)))
+        unsure = likely_die & (rows.max(axis=2) < UNSURE)
+        cuts: list[BGRImage] = []
+        sides_of: dict[tuple[int, int], list[int]] = {}
+        for window in map(int, np.flatnonzero(unsure.any(axis=1))):
+            camera = die_camera(lattices[window], DIE_TOP, width, height)
+            for space in map(int, np.flatnonzero(unsure[window])):
+                for face in facing_sides(camera, ALL_CELLS[space], DIE_TOP, READER_CUT):
+                    neighbour = beside(face.cell, face.direction)
+                    if neighbour is None or not likely_die[window, ALL_CELLS.index(neighbour)]:
+                        sides_of.setdefault((window, space), []).append(len(cuts))
+                        cuts.append(balanced(side_cut(image, face, self._dice_reader.input_size), gains))
         if not cuts:
             return
         values, colors = self._dice_reader.probabilities(np.array(cuts), _READER_COLORS)
@@ -346,10 +351,8 @@ class CellReader:
         colors /= np.maximum(colors.sum(axis=1, keepdims=True), 1e-12)
         # A cut the reader does not take for a die's face (a shadow, a die's photo laid flat) says nothing.
         shows_die = 1.0 - values[:, NOT_A_DIE] >= DIE_LIKELY
-        for window, space in dict.fromkeys(owners):
-            sides = [
-                index for index, owner in enumerate(owners) if owner == (window, space) and shows_die[index]
-            ]
+        for (window, space), indices in sides_of.items():
+            sides = [index for index in indices if shows_die[index]]
             if sides:
                 rows[window, space] = weigh_dice(
                     rows[window, space][None],

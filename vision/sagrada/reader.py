@@ -22,15 +22,11 @@ from engine.sagrada.window import BLANK_PATTERN, Cell, Pattern, Window
 from vision.decode import BGRImage, DecodedImage, DecodeLimits, decode_image
 from vision.errors import ColourlessImage
 from vision.read import holds_colour
-from vision.sagrada.cells import CellReader, SpaceReading, sureness
+from vision.sagrada.cells import UNSURE, CellReader, SpaceReading, sureness
 from vision.sagrada.lattice import WindowLattice, find_window_fits
 from vision.sagrada.mat import find_mat_windows, without_mats
 from vision.sagrada.pattern_id import PatternMatch, half_turn, identify_pattern
 
-UNSURE = 0.98
-"""A space whose reading is less likely than this is reported as uncertain. At 0.98 rather than 0.9 the
-player is asked about twice as many spaces (about one in 90) and half as many misreads pass unasked
-(`models/SAGRADA_CELLS.md`, session 45): a question costs a tap, a silent misread a wrong score."""
 SURE_FIT = -0.05
 """A window whose spaces read less surely than this (`sureness`) has its other fits read too."""
 SURER_FIT = 0.1

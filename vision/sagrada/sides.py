@@ -17,8 +17,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from engine.sagrada.window import COLS, ROWS, Cell
-from vision.sagrada.lattice import GROUT, PITCH, SPACE, WindowLattice
+from engine.sagrada.window import ALL_CELLS, COLS, ROWS, Cell
+from vision.sagrada.lattice import WindowLattice, cell_centers_grid
 
 BGRImage = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float64]
@@ -59,12 +59,12 @@ def beside(cell: Cell, direction: int) -> Cell | None:
     return Cell(row, col) if 0 <= row < ROWS and 0 <= col < COLS else None
 
 
-def _camera(lattice: WindowLattice, height: float, image_width: int, image_height: int) -> FloatArray:
-    """The 3x4 projection of points (x, y in grid units, height above the card in die edges) to the image.
-    A raised plane's homography differs from the card's in its third column alone, by a multiple of the
-    height (`WindowLattice.raised`)."""
+def die_camera(lattice: WindowLattice, die_edge: float, image_width: int, image_height: int) -> FloatArray:
+    """The 3x4 projection of points (x, y in grid units, height above the card in die edges) to the image,
+    from the camera `WindowLattice.raised` recovers: a raised plane's homography differs from the card's in
+    its third column alone, by a multiple of the height. Made once per window for all its dice."""
     card = lattice.grid_to_image
-    up = (lattice.raised(height, image_width, image_height)[:, 2] - card[:, 2]) / height
+    up = (lattice.raised(die_edge, image_width, image_height)[:, 2] - card[:, 2]) / die_edge
     return np.column_stack((card[:, 0], card[:, 1], up, card[:, 2]))
 
 
@@ -73,22 +73,18 @@ def _to_image(camera: FloatArray, points: FloatArray) -> FloatArray:
     return projected[:, :2] / projected[:, 2:]
 
 
-def facing_sides(
-    lattice: WindowLattice, cell: Cell, die_edge: float, cut: float, image_width: int, image_height: int
-) -> list[SideFace]:
+def facing_sides(camera: FloatArray, cell: Cell, die_edge: float, cut: float) -> list[SideFace]:
     """The side faces of a die `die_edge` die edges tall standing in the middle of `cell` that face the
-    camera and show at least `MIN_DEPTH_PX` deep, from the window's geometry alone (the die's place and turn
-    within its space are taken as the space's own); each face's square is `cut` die edges a side round
-    its middle, as a top face is cut for the dice reader."""
-    camera = _camera(lattice, die_edge, image_width, image_height)
-    centre_x = GROUT + cell.col * PITCH + SPACE / 2
-    centre_y = GROUT + cell.row * PITCH + SPACE / 2
+    camera (`die_camera`) and show at least `MIN_DEPTH_PX` deep, from the window's geometry alone (the
+    die's place and turn within its space are taken as the space's own); each face's square is `cut` die
+    edges a side round its middle, as a top face is cut for the dice reader."""
+    centre = cell_centers_grid()[ALL_CELLS.index(cell)]
     half = die_edge / 2
-    (top_centre,) = _to_image(camera, np.array([[centre_x, centre_y, die_edge]]))
+    (top_centre,) = _to_image(camera, np.array([[*centre, die_edge]]))
     faces = []
     for direction, step in enumerate(DIRECTIONS):
         # The middle of the face's foot, and the direction along the face.
-        middle = np.array([centre_x, centre_y]) + np.array(step, np.float64) * half
+        middle = centre + np.array(step, np.float64) * half
         along = np.array([-step[1], step[0]], np.float64)
         top_left, top_right, foot = _to_image(
             camera,

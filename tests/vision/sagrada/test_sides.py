@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from engine.sagrada.window import ALL_CELLS, Cell, Color, Die
@@ -18,6 +19,7 @@ from vision.sagrada.sides import (
     MIN_DEPTH_PX,
     beside,
     colour_weights,
+    die_camera,
     facing_sides,
     side_cut,
     top_value_weights,
@@ -43,15 +45,19 @@ def seen_from(tilt_deg: float, distance: float = 18.0) -> WindowLattice:
     return WindowLattice.through(image)
 
 
+def camera(lattice: WindowLattice) -> npt.NDArray[np.float64]:
+    return die_camera(lattice, DIE_TOP, WIDTH, HEIGHT)
+
+
 def test_the_sides_seen_are_those_turned_towards_the_camera() -> None:
     middle = Cell(1, 2)
-    towards_row_4 = facing_sides(seen_from(40), middle, DIE_TOP, READER_CUT, WIDTH, HEIGHT)
-    towards_row_1 = facing_sides(seen_from(-40), middle, DIE_TOP, READER_CUT, WIDTH, HEIGHT)
+    towards_row_4 = facing_sides(camera(seen_from(40)), middle, DIE_TOP, READER_CUT)
+    towards_row_1 = facing_sides(camera(seen_from(-40)), middle, DIE_TOP, READER_CUT)
     assert [face.direction for face in towards_row_4] == [2]
     assert [face.direction for face in towards_row_1] == [0]
     assert all(face.depth_px >= MIN_DEPTH_PX for face in towards_row_4 + towards_row_1)
     # From straight above, a die in the middle of the view shows no side deep enough to read.
-    assert facing_sides(seen_from(0), middle, DIE_TOP, READER_CUT, WIDTH, HEIGHT) == []
+    assert facing_sides(camera(seen_from(0)), middle, DIE_TOP, READER_CUT) == []
 
 
 def test_beside_stops_at_the_windows_edge() -> None:
@@ -95,12 +101,12 @@ def test_side_faces_read_their_dies_colour_and_a_value_its_top_allows(scenes: li
         gains = white_balance_gains(scene.image)
         height, width = scene.image.shape[:2]
         for truth in scene.windows:
-            lattice = true_lattice(truth)
+            die_view = die_camera(true_lattice(truth), DIE_TOP, width, height)
             for cell in ALL_CELLS:
                 die = truth.window[cell]
                 if die is None:
                     continue
-                for face in facing_sides(lattice, cell, DIE_TOP, READER_CUT, width, height):
+                for face in facing_sides(die_view, cell, DIE_TOP, READER_CUT):
                     neighbour = beside(cell, face.direction)
                     if neighbour is not None and truth.window[neighbour] is not None:
                         continue
@@ -126,6 +132,6 @@ def test_an_unsure_top_face_is_settled_by_a_side(monkeypatch: pytest.MonkeyPatch
     (window,) = reader.read_pixels(scene.image).windows
     assert window.window[cell] == Die(Color.YELLOW, 1)
     assert cell in {space.cell for space in window.uncertain}
-    monkeypatch.setattr(cells, "SIDES_BELOW", 0.0)
+    monkeypatch.setattr(cells, "UNSURE", 0.0)
     (without_sides,) = reader.read_pixels(scene.image).windows
     assert without_sides.window[cell] == Die(Color.YELLOW, 2)
