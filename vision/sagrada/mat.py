@@ -35,7 +35,7 @@ from vision.sagrada.lattice import (
     CARD_THICKNESS,
     CARD_WIDTH,
     FRAME,
-    MIN_LAYOUT_MATCH,
+    MIN_OUTLINED_MATCH,
     WORKING_LONG_SIDE,
     WindowLattice,
     slide_windows,
@@ -104,8 +104,29 @@ class MatWindow:
     lattice: WindowLattice
 
 
-def find_mat_windows(pixels: BGRImage) -> list[MatWindow]:
-    """The window on every mat with at least two of its markers in view and a card in its outline, by seat."""
+@dataclass(frozen=True)
+class MatsSeen:
+    """What the mats in a photo show: the window on each mat holding a card, and the markers (their four
+    corners in pixels) of every mat placed, whether or not it holds a card. A lone marker, which may be a
+    pattern on the table misread, places no mat and is left out."""
+
+    windows: list[MatWindow]
+    markers: list[FloatArray]
+
+    def marker_within(self, corners: FloatArray) -> bool:
+        """Whether a marker shows inside the quad `corners`: then no card lies there, or it would hide the
+        marker. An empty mat's light sheet, framed by a dark table and dotted with its markers, can pass
+        for a card to the search without markers."""
+        quad = corners.astype(np.float32)
+        return any(
+            cv2.pointPolygonTest(quad, tuple(float(v) for v in marker.mean(axis=0)), False) >= 0
+            for marker in self.markers
+        )
+
+
+def find_mats(pixels: BGRImage) -> MatsSeen:
+    """The window on every mat with at least two of its markers in view and a card in its outline, by seat,
+    and the markers of every mat placed."""
     ids = {marker.id for seat in SEATS for marker in mat_markers(seat)}
     found = find_markers(pixels, ids, MARKER_SEARCH_LONG_SIDE, min_side=SMALLEST_MARKER)
     by_seat: defaultdict[int, dict[int, FloatArray]] = defaultdict(dict)
@@ -125,11 +146,16 @@ def find_mat_windows(pixels: BGRImage) -> list[MatWindow]:
         location.plane_homography(CARD_THICKNESS * DIE_EDGE_MM) @ GRID_TO_MAT for _, location in located
     ]
     slid = slide_windows(pixels, [placed / placed[2, 2] for placed in lifted])
-    return [
+    windows = [
         MatWindow(seat, location, WindowLattice(grid_to_image, 1.0, match, seat))
         for (seat, location), (match, grid_to_image) in zip(located, slid, strict=True)
-        if match >= MIN_LAYOUT_MATCH  # else no card lies in the outline
+        # The markers give the card's outline, as a dark outline does for the search without them: a full
+        # window whose dice hide the grout may match the layout under `MIN_LAYOUT_MATCH` and is let in from
+        # `MIN_OUTLINED_MATCH`; under that no card lies in the outline. (The reader asks a window matched
+        # that weakly to show a card, as it asks of any window found without markers.)
+        if match >= MIN_OUTLINED_MATCH
     ]
+    return MatsSeen(windows, [corners for seat, _ in located for corners in by_seat[seat].values()])
 
 
 def without_mats(pixels: BGRImage, windows: list[MatWindow]) -> BGRImage:

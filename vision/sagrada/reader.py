@@ -23,8 +23,8 @@ from vision.decode import BGRImage, DecodedImage, DecodeLimits, decode_image
 from vision.errors import ColourlessImage
 from vision.read import holds_colour
 from vision.sagrada.cells import UNSURE, CellReader, SpaceReading, sureness
-from vision.sagrada.lattice import WindowLattice, find_window_fits
-from vision.sagrada.mat import find_mat_windows, without_mats
+from vision.sagrada.lattice import MIN_LAYOUT_MATCH, WindowLattice, find_window_fits
+from vision.sagrada.mat import MatsSeen, find_mats, without_mats
 from vision.sagrada.pattern_id import PatternMatch, half_turn, identify_pattern
 
 SURE_FIT = -0.05
@@ -179,10 +179,15 @@ class SagradaReader:
         no window, as any other photo does.)"""
         scoring = scoring or ScoringOptions()
         clock = _Clock()
-        on_mats = find_mat_windows(pixels) if self.mats else []
+        mats = find_mats(pixels) if self.mats else MatsSeen([], [])
+        on_mats = mats.windows
         clock.lap("find_mats")
         # Each window's fits, the one to read first first: a window on a mat has only the one.
-        fits = [[window.lattice] for window in on_mats] + find_window_fits(without_mats(pixels, on_mats))
+        fits = [[window.lattice] for window in on_mats] + [
+            window
+            for window in find_window_fits(without_mats(pixels, on_mats))
+            if not mats.marker_within(window[0].corners)
+        ]
         clock.lap("find_windows")
         if fits and not holds_colour(pixels):
             raise ColourlessImage(
@@ -196,7 +201,8 @@ class SagradaReader:
         placed = []
         for index, (lattice, seen) in enumerate(zip(lattices, spaces, strict=True)):
             match = _identified(seen, lattice, pattern)
-            if index >= len(on_mats) and not _shows_a_card(seen, lattice, match, pattern):
+            vouched_for = index < len(on_mats) and lattice.layout_match >= MIN_LAYOUT_MATCH
+            if not vouched_for and not _shows_a_card(seen, lattice, match, pattern):
                 continue
             if match.turned:
                 lattice, seen = lattice.turned(), _turned(seen)
@@ -237,13 +243,13 @@ def _identified(
 def _shows_a_card(
     spaces: tuple[SpaceReading, ...], lattice: WindowLattice, match: PatternMatch, pattern: Pattern | None
 ) -> bool:
-    """Whether a window found without markers holds a die or shows a card's print. An empty card shows all
-    of its print, so a lattice with no die on it whose print does not name a card surely
-    (`EMPTY_CARD_CONFIDENCE`, whichever card the player said it is) is a drawing on the table. Over the five
-    sets of `python3 bench/bench_sagrada_read.py --accuracy 100` this dropped 1 of the 2 windows reported
-    where no card lies, and none of the 488 windows found on cards (a one-off count, session 18); asking for
-    the confidence too dropped 4 of the 7 left over three samples (`--seeds-after` 0, 100 and 200), and none
-    of the 1,784 found on cards (session 50)."""
+    """Whether a window found without markers (or on a mat, matching the layout weakly) holds a die or shows
+    a card's print. An empty card shows all of its print, so a lattice with no die on it whose print does
+    not name a card surely (`EMPTY_CARD_CONFIDENCE`, whichever card the player said it is) is a drawing on
+    the table (or an empty mat's outline). Over the five sets of `python3 bench/bench_sagrada_read.py
+    --accuracy 100` this dropped 1 of the 2 windows reported where no card lies, and none of the 488 windows
+    found on cards (a one-off count, session 18); asking for the confidence too dropped 4 of the 7 left over
+    three samples (`--seeds-after` 0, 100 and 200), and none of the 1,784 found on cards (session 50)."""
     if any(space.die is not None for space in spaces):
         return True
     seen = match if pattern is None else _identified(spaces, lattice, None)
