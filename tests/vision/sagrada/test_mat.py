@@ -12,7 +12,7 @@ import pytest
 
 from tests.vision.sagrada.conftest import needs_cell_model
 from vision.decode import BGRImage
-from vision.markers import MatNotFound, find_markers
+from vision.markers import MatNotFound, draw_markers, find_markers
 from vision.runbuster.mat import MARKERS as RUN_BUSTER_MARKERS
 from vision.sagrada.lattice import (
     CARD_HEIGHT,
@@ -130,6 +130,16 @@ def test_an_empty_mat_on_a_dark_table_is_not_taken_for_a_card(table: tuple[int, 
     photo = _empty_mat_photo(1, [[190, 150], [1140, 100], [1200, 780], [80, 670]], table)
     assert len(find_mats(photo).markers) == 4
     assert SagradaReader().read_pixels(photo).windows == ()
+
+
+def test_a_lone_marker_places_no_mat_and_is_not_counted() -> None:
+    """A pattern on the table can be misread as a single marker (2 of the bench's first 100 photos of 0-20
+    dice show one); it places no sheet, so it must not keep the search without markers off a window."""
+    photo = np.full((540, 960, 3), 200, np.uint8)
+    draw_markers(photo, [mat_markers(1)[0]], 2.0)
+    assert len(find_markers(photo, ALL_IDS, 2400)) == 1
+    seen = find_mats(photo)
+    assert seen.windows == [] and seen.markers == []
 
 
 def test_a_full_window_is_found_on_its_mat_though_its_dice_hide_the_grout() -> None:
