@@ -340,7 +340,7 @@ class CellReader:
             for space in map(int, np.flatnonzero(unsure[window])):
                 for face in facing_sides(camera, ALL_CELLS[space], DIE_TOP, READER_CUT):
                     neighbour = beside(face.cell, face.direction)
-                    if neighbour is None or not likely_die[window, ALL_CELLS.index(neighbour)]:
+                    if neighbour is None or not likely_die[window, neighbour.index]:
                         sides_of.setdefault((window, space), []).append(len(cuts))
                         cuts.append(balanced(side_cut(image, face, self._dice_reader.input_size), gains))
         if not cuts:

@@ -199,9 +199,9 @@ class SagradaReader:
         lattices, spaces = self._surest_fits(pixels, fits, spaces)
         clock.lap("other_fits")
         placed = []
-        for index, (lattice, seen) in enumerate(zip(lattices, spaces, strict=True)):
+        for lattice, seen in zip(lattices, spaces, strict=True):
             match = _identified(seen, lattice, pattern)
-            vouched_for = index < len(on_mats) and lattice.layout_match >= MIN_LAYOUT_MATCH
+            vouched_for = lattice.mat_seat is not None and lattice.layout_match >= MIN_LAYOUT_MATCH
             if not vouched_for and not _shows_a_card(seen, lattice, match, pattern):
                 continue
             if match.turned:

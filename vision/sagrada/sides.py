@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from engine.sagrada.window import ALL_CELLS, COLS, ROWS, Cell
+from engine.sagrada.window import COLS, ROWS, Cell
 from vision.sagrada.lattice import WindowLattice, cell_centers_grid
 
 BGRImage = npt.NDArray[np.uint8]
@@ -78,7 +78,7 @@ def facing_sides(camera: FloatArray, cell: Cell, die_edge: float, cut: float) ->
     camera (`die_camera`) and show at least `MIN_DEPTH_PX` deep, from the window's geometry alone (the
     die's place and turn within its space are taken as the space's own); each face's square is `cut` die
     edges a side round its middle, as a top face is cut for the dice reader."""
-    centre = cell_centers_grid()[ALL_CELLS.index(cell)]
+    centre = cell_centers_grid()[cell.index]
     half = die_edge / 2
     (top_centre,) = _to_image(camera, np.array([[*centre, die_edge]]))
     faces = []
