@@ -342,7 +342,7 @@ def flat_window_scene(photo: Image, window: RenderedWindow) -> TrainingScene:
     tops, each die's box the cut round its space's centre, white-balanced from the whole photo."""
     lattice = WindowLattice.through(window.corners)
     height, width = photo.shape[:2]
-    to_flat = image_to_flat(lattice, DIE_TOP, width, height, READER_ZOOM)
+    to_flat = np.diag([READER_ZOOM, READER_ZOOM, 1.0]) @ image_to_flat(lattice, DIE_TOP, width, height)
     # crop_die cuts its box and a margin: the box is the reader's cut less that margin.
     half = READER_CUT * PX_PER_UNIT * READER_ZOOM / CROP_MARGIN / 2
     dice = []

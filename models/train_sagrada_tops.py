@@ -58,7 +58,9 @@ def window_tops(scenes: int, seed: int) -> tuple[list[npt.NDArray[np.uint8]], li
             if not dice:
                 continue
             lattice = shaken_lattice(window, rng)
-            to_flat = image_to_flat(lattice, DIE_TOP, width, height, READER_ZOOM)
+            to_flat = np.diag([READER_ZOOM, READER_ZOOM, 1.0]) @ image_to_flat(
+                lattice, DIE_TOP, width, height
+            )
             corners = np.array([die.top_face for _, die in dice], np.float64)
             flat_corners = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), to_flat).reshape(-1, 4, 2)
             flats.append(flatten(scene.image, lattice, DIE_TOP, READER_ZOOM))

@@ -189,16 +189,13 @@ def _most_likely(probabilities: FloatArray, among: npt.NDArray[np.bool_]) -> int
     return int(np.flatnonzero(among)[probabilities[among].argmax()])
 
 
-def image_to_flat(
-    lattice: WindowLattice, height: float, image_width: int, image_height: int, zoom: int = 1
-) -> FloatArray:
-    """The homography from image pixels to the flat view of the plane `height` die edges above the card, at
-    `zoom` x `PX_PER_UNIT`."""
+def image_to_flat(lattice: WindowLattice, height: float, image_width: int, image_height: int) -> FloatArray:
+    """The homography from image pixels to the flat view of the plane `height` die edges above the card."""
     grid_to_flat = np.array(
         [[PX_PER_UNIT, 0, _BORDER * PX_PER_UNIT], [0, PX_PER_UNIT, _BORDER * PX_PER_UNIT], [0, 0, 1.0]]
     )
     plane_to_image = lattice.raised(height, image_width, image_height) if height else lattice.grid_to_image
-    return cast(FloatArray, np.diag([zoom, zoom, 1.0]) @ grid_to_flat @ np.linalg.inv(plane_to_image))
+    return cast(FloatArray, grid_to_flat @ np.linalg.inv(plane_to_image))
 
 
 def flatten(image: BGRImage, lattice: WindowLattice, height: float = 0.0, zoom: int = 1) -> BGRImage:
@@ -208,7 +205,7 @@ def flatten(image: BGRImage, lattice: WindowLattice, height: float = 0.0, zoom: 
         round((GRID_WIDTH + 2 * _BORDER) * PX_PER_UNIT * zoom),
         round((GRID_HEIGHT + 2 * _BORDER) * PX_PER_UNIT * zoom),
     )
-    to_flat = image_to_flat(lattice, height, image.shape[1], image.shape[0], zoom)
+    to_flat = np.diag([zoom, zoom, 1.0]) @ image_to_flat(lattice, height, image.shape[1], image.shape[0])
     flat = cv2.warpPerspective(image, to_flat, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
     return cast(BGRImage, flat)
 
