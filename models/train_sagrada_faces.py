@@ -25,17 +25,7 @@ from models.train_dice import with_harder_looks
 from models.train_sagrada_cells import shaken_lattice, training_config, training_crops
 from vision.decode import BGRImage
 from vision.read import balanced
-from vision.sagrada.cells import (
-    DIE_TOP,
-    FACE_CUT_PX,
-    FACE_MODEL,
-    PX_PER_UNIT,
-    READER_ZOOM,
-    flatten,
-    reader_cuts,
-    space_centres,
-)
-from vision.sagrada.tops import TopLocator
+from vision.sagrada.cells import DIE_TOP, FACE_CUT_PX, FACE_MODEL, READER_ZOOM, flatten, reader_cuts
 from vision.synth.real_dice import RealDieCrop
 from vision.synth.sagrada import WindowScene, paste_real_dice, render_window_scene
 
@@ -50,9 +40,8 @@ WIDTH = 2.0
 reader's width over the bench's two samples (`models/SAGRADA_FACES.md`)."""
 
 
-def window_faces(scene: WindowScene, locator: TopLocator, rng: np.random.Generator) -> tuple[Cuts, Labels]:
-    """The value readers' cut of every die in the scene's windows, round the top face `locator` finds, and
-    the dice's values less one."""
+def window_faces(scene: WindowScene, rng: np.random.Generator) -> tuple[Cuts, Labels]:
+    """The value readers' cut of every die in the scene's windows, and the dice's values less one."""
     gains = cast_gains(scene.image, rng)
     cuts: list[BGRImage] = []
     labels: list[int] = []
@@ -62,15 +51,13 @@ def window_faces(scene: WindowScene, locator: TopLocator, rng: np.random.Generat
         if not spaces.any():
             continue
         flat = flatten(scene.image, shaken_lattice(window, rng), DIE_TOP, READER_ZOOM)
-        tops = locator.tops(flat, space_centres(READER_ZOOM)[spaces], PX_PER_UNIT * READER_ZOOM, gains)
-        cuts.extend(balanced(cut, gains) for cut in reader_cuts(flat, tops, FACE_CUT_PX))
+        cuts.extend(balanced(cut, gains) for cut in reader_cuts(flat, spaces, FACE_CUT_PX))
         labels.extend(die.value - 1 for die in dice if die is not None)
     return np.array(cuts, np.uint8).reshape(-1, FACE_CUT_PX, FACE_CUT_PX, 3), np.array(labels, np.int64)
 
 
 def rendered_faces(scenes: int, seed: int, real: Sequence[RealDieCrop]) -> tuple[Cuts, Labels]:
     rng = np.random.default_rng(seed)
-    locator = TopLocator()
     cuts, labels = [], []
     for _ in range(scenes):
         config = training_config(rng)
@@ -82,7 +69,7 @@ def rendered_faces(scenes: int, seed: int, real: Sequence[RealDieCrop]) -> tuple
         scene = render_window_scene(config, rng)
         if with_real and scene.windows:
             scene = paste_real_dice(scene, real, rng, fill=rng.uniform(0.3, 0.9))
-        scene_cuts, scene_labels = window_faces(scene, locator, rng)
+        scene_cuts, scene_labels = window_faces(scene, rng)
         cuts.append(scene_cuts)
         labels.append(scene_labels)
     return np.concatenate(cuts), np.concatenate(labels)

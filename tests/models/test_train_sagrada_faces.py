@@ -14,13 +14,12 @@ from engine.sagrada.window import ALL_CELLS
 from models.train_sagrada_faces import main, window_faces
 from vision.sagrada.cells import FACE_CUT_PX, CellReader
 from vision.sagrada.lattice import WindowLattice
-from vision.sagrada.tops import TopLocator
 from vision.synth.sagrada import SagradaConfig, render_window_scene
 
 
 def test_every_die_of_a_window_gives_one_cut_labelled_with_its_value() -> None:
     scene = render_window_scene(SagradaConfig(fill=(0.3, 0.6)), np.random.default_rng(3))
-    cuts, labels = window_faces(scene, TopLocator(), np.random.default_rng(4))
+    cuts, labels = window_faces(scene, np.random.default_rng(4))
     dice = [die for die in (scene.windows[0].window[cell] for cell in ALL_CELLS) if die is not None]
     assert cuts.shape == (len(dice), FACE_CUT_PX, FACE_CUT_PX, 3)
     assert labels.tolist() == [die.value - 1 for die in dice]

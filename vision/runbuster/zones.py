@@ -31,7 +31,7 @@ from vision.observation import Box, DetectedDie, box_centre
 from vision.read import DieReading, Gains, white_balance_gains
 from vision.recognizer import DiceRecognizer, RecognizerSettings
 from vision.runbuster.faces import face_cuts, face_reader
-from vision.runbuster.footprints import FootprintLocator
+from vision.runbuster.footprints import FaceLocator
 from vision.runbuster.locate import locate_mat
 from vision.runbuster.mat import (
     DIE_EDGE,
@@ -503,5 +503,5 @@ def _loaded_face_reader() -> FaceReader:
 
 
 @cache
-def _loaded_face_locator() -> FootprintLocator:
-    return FootprintLocator()
+def _loaded_face_locator() -> FaceLocator:
+    return FaceLocator()

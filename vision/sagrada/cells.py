@@ -52,7 +52,6 @@ from vision.read import (
 )
 from vision.sagrada.lattice import GRID_HEIGHT, GRID_WIDTH, GROUT, PITCH, SPACE, WindowLattice
 from vision.sagrada.sides import beside, colour_weights, die_camera, facing_sides, side_cut, top_value_weights
-from vision.sagrada.tops import TOPS_MODEL, TopLocator
 
 BGRImage = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float32]
@@ -237,8 +236,7 @@ class CellReader:
 
     `dice_reader` and `face_reader` are the models that give their opinion of the die a space may hold, the
     face reader on its value and the dice reader on its value and colour (None: leave that one out; both
-    None: the classifier alone); `top_locator` moves their cuts to the top face it finds near each space's
-    centre (`vision.sagrada.tops`; None: cut at the centres)."""
+    None: the classifier alone)."""
 
     def __init__(
         self,
@@ -246,7 +244,6 @@ class CellReader:
         model: Path = CELL_MODEL,
         dice_reader: Path | None = READER_MODEL,
         face_reader: Path | None = FACE_MODEL,
-        top_locator: Path | None = TOPS_MODEL,
     ):
         self._session = open_session(model, threads, "python -m models.train_sagrada_cells")
         self._input_name = self._session.get_inputs()[0].name
@@ -256,7 +253,6 @@ class CellReader:
             if face_reader
             else None
         )
-        self._top_locator = TopLocator(threads, top_locator) if top_locator else None
 
     def read(self, image: BGRImage, lattices: Sequence[WindowLattice]) -> list[tuple[SpaceReading, ...]]:
         if not lattices:
@@ -292,18 +288,15 @@ class CellReader:
         if not maybe_die.any():
             return rows
         gains = white_balance_gains(image)
-        flats = []
-        for lattice, spaces in zip(lattices, maybe_die, strict=True):
-            if spaces.any():
-                flat = flatten(image, lattice, DIE_TOP, READER_ZOOM)
-                centres = space_centres(READER_ZOOM)[spaces]
-                if self._top_locator is not None:
-                    centres = self._top_locator.tops(flat, centres, PX_PER_UNIT * READER_ZOOM, gains)
-                flats.append((flat, centres))
+        flats = [
+            (flatten(image, lattice, DIE_TOP, READER_ZOOM), spaces)
+            for lattice, spaces in zip(lattices, maybe_die, strict=True)
+            if spaces.any()
+        ]
 
         def cuts(size: int) -> npt.NDArray[np.uint8]:
             return np.array(
-                [balanced(cut, gains) for flat, centres in flats for cut in reader_cuts(flat, centres, size)]
+                [balanced(cut, gains) for flat, spaces in flats for cut in reader_cuts(flat, spaces, size)]
             )
 
         dice = int(maybe_die.sum())
@@ -368,12 +361,11 @@ class CellReader:
                 )[0]
 
 
-def reader_cuts(flat: BGRImage, centres: FloatArray, size: int) -> list[BGRImage]:
-    """Cuts round `centres` (N x 2 pixels of a flat view at `READER_ZOOM`: spaces' centres, or the top
-    faces located near them) for the value readers, `size` px a side."""
+def reader_cuts(flat: BGRImage, spaces: npt.NDArray[np.bool_], size: int) -> list[BGRImage]:
+    """The chosen spaces cut out of a flat view at `READER_ZOOM` for the value readers, `size` px a side."""
     side = round(READER_CUT * PX_PER_UNIT * READER_ZOOM)
     cuts = []
-    for left, top in np.round(centres - side / 2).astype(np.int64):
+    for left, top in np.round(space_centres(READER_ZOOM)[spaces] - side / 2).astype(np.int64):
         cut = flat[top : top + side, left : left + side]
         cuts.append(cast(BGRImage, cv2.resize(cut, (size, size), interpolation=cv2.INTER_AREA)))
     return cuts

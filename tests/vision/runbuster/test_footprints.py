@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 
 from vision.errors import ModelUnavailable
-from vision.face_locator import CUT_PX, LOCATOR_CUT, locator_cuts
-from vision.runbuster.footprints import LOCATOR_MODEL, FootprintLocator
+from vision.runbuster.footprints import CUT_PX, LOCATOR_CUT, LOCATOR_MODEL, FaceLocator, locator_cuts
 from vision.runbuster.locate import locate_mat
 from vision.runbuster.mat import Paper
 from vision.runbuster.topdown import VIEW_SCALE, mat_to_view
@@ -24,7 +23,7 @@ needs_model = pytest.mark.skipif(
 
 def test_a_missing_model_names_the_command_that_rebuilds_it(tmp_path: Path) -> None:
     with pytest.raises(ModelUnavailable, match="train_runbuster_footprints"):
-        FootprintLocator(model=tmp_path / "missing.onnx")
+        FaceLocator(model=tmp_path / "missing.onnx")
 
 
 def _centroid(cut: np.ndarray) -> tuple[float, float]:
@@ -54,7 +53,7 @@ def test_footprints_placed_off_their_faces_are_moved_onto_them(mat_scenes: list[
     """From 0.4 die edges off every die of the 28 test mats, each way round, the shipped locator puts the
     footprint a median 0.031 edges from the labelled one, 505 of the 510 within 0.15 (the farthest, 1.2
     edges off, on a neighbour's face); the floors leave room below that."""
-    locator = FootprintLocator()
+    locator = FaceLocator()
     rng = np.random.default_rng(5)
     errors = []
     for scene in mat_scenes:
