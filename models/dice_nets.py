@@ -144,7 +144,7 @@ class FaceNet(nn.Module):
 
 
 class FaceLocatorNet(nn.Module):
-    """The Run Buster face locator: where, in a cut round a rough footprint, the nearest top face's centre
+    """A face locator (`vision.face_locator`): where, in a cut round a rough guess, the top face's centre
     lies, as (x, y) in cut widths from the cut's centre.
 
     The dice reader's first layers make a 1/4 map; three more convolutions widen what each cell sees to a

@@ -27,8 +27,9 @@ from models.dice_nets import FaceLocatorNet
 from models.run import export, start_run
 from models.train_dice import top_faces_in_view
 from models.train_runbuster_faces import mat_config
+from vision.face_locator import CUT_PX, LOCATOR_CUT, cut_side, locator_cuts
 from vision.markers import MatNotFound
-from vision.runbuster.footprints import CUT_PX, LOCATOR_CUT, LOCATOR_MODEL, cut_side, locator_cuts
+from vision.runbuster.footprints import LOCATOR_MODEL
 from vision.runbuster.locate import locate_mat
 from vision.runbuster.topdown import VIEW_SCALE
 from vision.runbuster.zones import MatViews

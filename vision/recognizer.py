@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -17,8 +17,9 @@ import numpy as np
 from vision.colors import DIE_COLORS
 from vision.decode import BGRImage, DecodeLimits, decode_image
 from vision.detect import DETECTOR_MODEL, DetectorSettings, DiceDetector
-from vision.observation import DetectedDie, DiceObservation, box_centre, share_inside
-from vision.read import READER_MODEL, SECOND_LOOK_BELOW, DiceReader
+from vision.observation import Box, DetectedDie, DiceObservation, box_centre, share_inside
+from vision.read import READER_MODEL, SECOND_LOOK_BELOW, DiceReader, DieReading, white_balance_gains
+from vision.relocate import LOCATOR_MODEL, RELOCATE_BELOW, BoxLocator
 
 READING_LONG_SIDE = 2000
 """The long side a big photo is decoded at, at least: a 12 MP phone photo at half its resolution (libjpeg's
@@ -42,6 +43,9 @@ class RecognizerSettings:
     speck (see `without_specks`); 0: none is."""
     second_look_below: float = SECOND_LOOK_BELOW
     """The reader's confidence under which a die is read again at three more quarter turns (0: never)."""
+    relocate_below: float = RELOCATE_BELOW
+    """The value confidence under which a die's value is read again at the top face the face locator finds
+    (`vision.relocate`; 0: never)."""
     threads: int = 1
     """Threads for onnxruntime and OpenCV. OpenCV's setting is process-wide: the last recognizer made wins."""
 
@@ -54,11 +58,17 @@ class DiceRecognizer:
         settings: RecognizerSettings | None = None,
         detector_model: Path = DETECTOR_MODEL,
         reader_model: Path = READER_MODEL,
+        locator_model: Path | None = LOCATOR_MODEL,
     ):
         self.settings = settings or RecognizerSettings()
         cv2.setNumThreads(self.settings.threads)
         self.detector = DiceDetector(self.settings.detector, self.settings.threads, detector_model)
         self.reader = DiceReader(self.settings.threads, reader_model, self.settings.second_look_below)
+        self.locator = (
+            BoxLocator(self.settings.threads, locator_model)
+            if locator_model and self.settings.relocate_below > 0
+            else None
+        )
 
     def recognize(self, source: str | Path | bytes, colors: Sequence[str] = DIE_COLORS) -> DiceObservation:
         """Raises UnreadableImage or ImageTooLarge (both VisionError) for input that is not a usable image."""
@@ -92,7 +102,7 @@ class DiceRecognizer:
         started = time.perf_counter()
         candidates = self.detector.find(pixels, stored_scale)
         found = time.perf_counter()
-        readings = self.reader.read(pixels, [c.box for c in candidates], colors)
+        readings = self._read(pixels, [c.box for c in candidates], colors)
         read = time.perf_counter()
         dice = without_parts(
             [
@@ -113,6 +123,20 @@ class DiceRecognizer:
         dice = without_specks(dice, self.settings.speck_share)
         timings = {"detect": (found - started) * 1000, "read": (read - found) * 1000}
         return DiceObservation(pixels.shape[1], pixels.shape[0], dice, timings)
+
+    def _read(self, pixels: BGRImage, boxes: Sequence[Box], colors: Sequence[str]) -> list[DieReading]:
+        """The reader's reading of each box; a value read less sure than `relocate_below` is read again
+        from the box moved onto the top face the locator finds, keeping the first colour and die
+        probability."""
+        gains = white_balance_gains(pixels)
+        readings = self.reader.read(pixels, boxes, colors, gains)
+        unsure = [i for i, r in enumerate(readings) if r.value_confidence < self.settings.relocate_below]
+        if self.locator is None or not unsure:
+            return readings
+        moved = self.locator.on_faces(pixels, [boxes[i] for i in unsure], gains)
+        for i, again in zip(unsure, self.reader.read(pixels, moved, colors, gains), strict=True):
+            readings[i] = replace(readings[i], value=again.value, value_confidence=again.value_confidence)
+        return readings
 
 
 def without_parts(dice: Sequence[DetectedDie], share: float) -> tuple[DetectedDie, ...]:

@@ -11,7 +11,8 @@ import pytest
 pytest.importorskip("torch")
 
 from models.train_runbuster_footprints import augment, main
-from vision.runbuster.footprints import CUT_PX, FaceLocator
+from vision.face_locator import CUT_PX
+from vision.runbuster.footprints import FootprintLocator
 
 
 def test_an_offset_turns_with_its_cut() -> None:
@@ -32,6 +33,6 @@ def test_an_offset_turns_with_its_cut() -> None:
 def test_a_tiny_training_run_exports_a_model_the_face_locator_loads(tmp_path: Path) -> None:
     model = tmp_path / "footprints.onnx"
     main(["--scenes=12", "--epochs=1", f"--output={model}"])
-    offsets = FaceLocator(model=model).offsets(np.zeros((3, CUT_PX, CUT_PX, 3), np.uint8))
+    offsets = FootprintLocator(model=model).offsets(np.zeros((3, CUT_PX, CUT_PX, 3), np.uint8))
     assert offsets.shape == (3, 2)
     assert np.all(np.abs(offsets) <= 0.5)

@@ -69,3 +69,20 @@ def test_value_accuracy_per_die(scores: list[PhotoScore]) -> None:
 def test_colour_accuracy_per_die(scores: list[PhotoScore]) -> None:
     report = summarise(scores)
     assert report.color_accuracy >= 0.98, str(report)
+
+
+def test_unsure_values_read_again_at_their_faces_read_more_right(scores: list[PhotoScore]) -> None:
+    """The same scenes read with no value read again at a located face (`vision.relocate`). Measured with
+    session 55's files: value accuracy 98.76 % against 98.51 % (11 dice of 4497), colour 98.78 % both."""
+    plain = DiceRecognizer(locator_model=None)
+
+    def read_dice(image: BGRImage) -> tuple[DetectedDie, ...]:
+        return plain.recognize_pixels(image, COLOR_SETS["all"]).dice
+
+    without = summarise(
+        [r.score() for r in read_rendered_scenes(read_dice, CONFIG, seed=90210, scenes=SCENES)]
+    )
+    report = summarise(scores)
+    print(f"located re-read: {report}\nwithout: {without}")
+    assert report.value_accuracy > without.value_accuracy
+    assert report.color_accuracy == without.color_accuracy

@@ -31,7 +31,7 @@ from vision.observation import Box, DetectedDie, box_centre
 from vision.read import DieReading, Gains, white_balance_gains
 from vision.recognizer import DiceRecognizer, RecognizerSettings
 from vision.runbuster.faces import face_cuts, face_reader
-from vision.runbuster.footprints import FaceLocator
+from vision.runbuster.footprints import FootprintLocator
 from vision.runbuster.locate import locate_mat
 from vision.runbuster.mat import (
     DIE_EDGE,
@@ -493,8 +493,9 @@ class SharedRecognizer:
 
 @cache
 def _loaded_recognizer() -> DiceRecognizer:
-    # No second look: `read_faces` reads every top face at all four quarter turns itself.
-    return DiceRecognizer(RecognizerSettings(second_look_below=0.0))
+    # No second look nor second read at a located face: `read_faces` reads every top face at all four
+    # quarter turns itself, where `locate_faces` put it.
+    return DiceRecognizer(RecognizerSettings(second_look_below=0.0, relocate_below=0.0))
 
 
 @cache
@@ -503,5 +504,5 @@ def _loaded_face_reader() -> FaceReader:
 
 
 @cache
-def _loaded_face_locator() -> FaceLocator:
-    return FaceLocator()
+def _loaded_face_locator() -> FootprintLocator:
+    return FootprintLocator()
