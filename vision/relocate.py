@@ -24,9 +24,10 @@ from vision.read import Gains
 LOCATOR_MODEL = MODELS_FOLDER / "dice_locator.onnx"
 FACE_SHARE = 0.8
 """A top face's side, as a share of its box's longer side: the scale the locator's cuts are made at."""
-RELOCATE_BELOW = 0.9
-"""Value confidence under which a die is read again at its face: in session 55 reading every die again
-gained no more values and lost colours (`models/DICE_HISTORY.md`)."""
+RELOCATE_BELOW = 0.75
+"""Value confidence under which a die is read again at its face, as for the reader's second look: reading
+every die again gained no more values and cost a second read stage, and from 0.9 the 12 MP photos of small
+dice took longer than issue 3's 250 ms (`models/MODEL_CARD.md`)."""
 MOST_MOVED = 0.35
 """Box sides: a face found further off the box's centre is another die's, and the box stays."""
 
