@@ -20,6 +20,7 @@ from torch.nn.functional import cross_entropy
 from models.dice_nets import FaceNet
 from models.run import bfloat16_training, export
 from vision.decode import BGRImage
+from vision.face_locator import CUT_PX
 from vision.read import FloatArray, reader_input, white_balance_gains
 
 Cuts = npt.NDArray[np.uint8]
@@ -128,6 +129,17 @@ def fit_face_reader(
 def share_right(network: nn.Module, cuts: Cuts, labels: Labels) -> float:
     """The share of cuts a classifier reads as their label (as they lie, unturned)."""
     return float((predictions(network, cuts) == labels).mean())
+
+
+def export_face_locator(network: nn.Module, output: Path) -> None:
+    """Write a face locator (`models.dice_nets.FaceLocatorNet`) to ONNX as `vision.face_locator` loads it."""
+    export(
+        network,
+        torch.zeros(1, 3, CUT_PX, CUT_PX),
+        output,
+        ["face_offsets"],
+        {"pixels": {0: "cuts"}, "face_offsets": {0: "cuts"}},
+    )
 
 
 def export_face_reader(network: FaceNet, cut_px: int, output: Path) -> None:

@@ -14,22 +14,21 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import partial
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
-import torch
 from torch.nn.functional import smooth_l1_loss
 
-from models.cut_training import Cuts, cast_gains, fit
+from models.cut_training import Cuts, cast_gains, export_face_locator, fit
 from models.dice_nets import FaceLocatorNet
-from models.run import export, start_run
+from models.run import start_run
 from models.train_runbuster_footprints import augment
 from vision.face_locator import CUT_PX, cut_side, locator_cuts
 from vision.relocate import FACE_SHARE, LOCATOR_MODEL, BoxLocator
-from vision.synth.scene import SceneConfig, render_scene
+from vision.synth.scene import RenderedDie, Scene, SceneConfig, render_scene
 
 SEED = 21
 Offsets = npt.NDArray[np.float32]
@@ -39,16 +38,21 @@ _FROM_BOX, _NEAR_FACE, _BOX_SHARE = 0.08, 0.05, 0.6
 centre (the first look), the rest _NEAR_FACE box sides from the top face (the second)."""
 
 
+def _photos(scenes: int, rng: np.random.Generator) -> Iterator[tuple[Scene, list[RenderedDie]]]:
+    """`scenes` rendered photos, each with its dice seen at least half (photos with none left out)."""
+    for _ in range(scenes):
+        scene = render_scene(SCENE, rng)
+        dice = [die for die in scene.dice if die.visible_fraction >= 0.5]
+        if dice:
+            yield scene, dice
+
+
 def photo_samples(scenes: int, seed: int) -> tuple[Cuts, Offsets]:
     """One cut a die seen at least half on `scenes` rendered photos, and where its top face's centre lies
     in it, in cut widths from the cut's centre."""
     rng = np.random.default_rng(seed)
     cuts, offsets = [], []
-    for _ in range(scenes):
-        scene = render_scene(SCENE, rng)
-        dice = [die for die in scene.dice if die.visible_fraction >= 0.5]
-        if not dice:
-            continue
+    for scene, dice in _photos(scenes, rng):
         gains = cast_gains(scene.image, rng)
         for die in dice:
             x0, y0, x1, y1 = die.box
@@ -71,11 +75,7 @@ def held_out_errors(model: Path, scenes: int, seed: int) -> tuple[npt.NDArray[np
     locator = BoxLocator(model=model)
     rng = np.random.default_rng(seed)
     from_boxes, from_located = [], []
-    for _ in range(scenes):
-        scene = render_scene(SCENE, rng)
-        dice = [die for die in scene.dice if die.visible_fraction >= 0.5]
-        if not dice:
-            continue
+    for scene, dice in _photos(scenes, rng):
         boxes = np.array([die.box for die in dice], np.float64)
         moved = np.array(
             locator.on_faces(scene.image, [tuple(box) for box in boxes], cast_gains(scene.image, rng))
@@ -100,13 +100,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     network = FaceLocatorNet(CUT_PX)
     fit(network, cuts, offsets, arguments.epochs, SEED + 2, augment, partial(smooth_l1_loss, beta=0.02), True)
-    export(
-        network,
-        torch.zeros(1, 3, CUT_PX, CUT_PX),
-        arguments.output,
-        ["face_offsets"],
-        {"pixels": {0: "cuts"}, "face_offsets": {0: "cuts"}},
-    )
+    export_face_locator(network, arguments.output)
     boxes, located = held_out_errors(arguments.output, max(arguments.scenes // 8, 10), SEED + 1)
     print(
         f"held-out rendered photos: box centres a median {np.median(boxes):.3f} box sides off the top face "

@@ -19,12 +19,11 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
-import torch
 from torch.nn.functional import smooth_l1_loss
 
-from models.cut_training import Cuts, cast_gains, fit, outputs
+from models.cut_training import Cuts, cast_gains, export_face_locator, fit, outputs
 from models.dice_nets import FaceLocatorNet
-from models.run import export, start_run
+from models.run import start_run
 from models.train_dice import top_faces_in_view
 from models.train_runbuster_faces import mat_config
 from vision.face_locator import CUT_PX, LOCATOR_CUT, cut_side, locator_cuts
@@ -119,13 +118,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"located {np.median(errors):.3f} (90th percentile {np.percentile(errors, 90):.3f}, "
         f"99th {np.percentile(errors, 99):.3f}) after one look"
     )
-    export(
-        network,
-        torch.zeros(1, 3, CUT_PX, CUT_PX),
-        arguments.output,
-        ["face_offsets"],
-        {"pixels": {0: "cuts"}, "face_offsets": {0: "cuts"}},
-    )
+    export_face_locator(network, arguments.output)
     print(f"wrote {arguments.output} ({time.perf_counter() - started:.0f} s)")
 
 
