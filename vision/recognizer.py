@@ -16,8 +16,8 @@ import numpy as np
 
 from vision.colors import DIE_COLORS
 from vision.decode import BGRImage, DecodeLimits, decode_image
-from vision.detect import DETECTOR_MODEL, DetectorSettings, DiceDetector
-from vision.observation import Box, DetectedDie, DiceObservation, box_centre, share_inside
+from vision.detect import DETECTOR_MODEL, DetectorSettings, DiceDetector, DieCandidate
+from vision.observation import DetectedDie, DiceObservation, box_centre, share_inside
 from vision.read import READER_MODEL, SECOND_LOOK_BELOW, DiceReader, DieReading, white_balance_gains
 from vision.relocate import LOCATOR_MODEL, RELOCATE_BELOW, BoxLocator
 
@@ -102,7 +102,7 @@ class DiceRecognizer:
         started = time.perf_counter()
         candidates = self.detector.find(pixels, stored_scale)
         found = time.perf_counter()
-        readings = self._read(pixels, [c.box for c in candidates], colors)
+        readings = self._read(pixels, candidates, colors)
         read = time.perf_counter()
         dice = without_parts(
             [
@@ -124,16 +124,23 @@ class DiceRecognizer:
         timings = {"detect": (found - started) * 1000, "read": (read - found) * 1000}
         return DiceObservation(pixels.shape[1], pixels.shape[0], dice, timings)
 
-    def _read(self, pixels: BGRImage, boxes: Sequence[Box], colors: Sequence[str]) -> list[DieReading]:
-        """The reader's reading of each box; a value read less sure than `relocate_below` is read again
-        from the box moved onto the top face the locator finds, keeping the first colour and die
-        probability."""
+    def _read(
+        self, pixels: BGRImage, candidates: Sequence[DieCandidate], colors: Sequence[str]
+    ) -> list[DieReading]:
+        """The reader's reading of each candidate; a die that will be kept whose value is read less sure
+        than `relocate_below` is read again from its box moved onto the top face the locator finds,
+        keeping the first colour and die probability (so which candidates are kept does not change)."""
         gains = white_balance_gains(pixels)
-        readings = self.reader.read(pixels, boxes, colors, gains)
-        unsure = [i for i, r in enumerate(readings) if r.value_confidence < self.settings.relocate_below]
+        readings = self.reader.read(pixels, [c.box for c in candidates], colors, gains)
+        unsure = [
+            i
+            for i, (c, r) in enumerate(zip(candidates, readings, strict=True))
+            if r.value_confidence < self.settings.relocate_below
+            and c.score * r.die_probability >= self.settings.min_confidence
+        ]
         if self.locator is None or not unsure:
             return readings
-        moved = self.locator.on_faces(pixels, [boxes[i] for i in unsure], gains)
+        moved = self.locator.on_faces(pixels, [candidates[i].box for i in unsure], gains)
         for i, again in zip(unsure, self.reader.read(pixels, moved, colors, gains), strict=True):
             readings[i] = replace(readings[i], value=again.value, value_confidence=again.value_confidence)
         return readings

@@ -19,13 +19,13 @@ from vision.decode import BGRImage
 from vision.face_locator import FaceLocator
 from vision.observation import Box
 from vision.onnx_session import MODELS_FOLDER
-from vision.read import Gains
+from vision.read import SECOND_LOOK_BELOW, Gains
 
 LOCATOR_MODEL = MODELS_FOLDER / "dice_locator.onnx"
 FACE_SHARE = 0.8
 """A top face's side, as a share of its box's longer side: the scale the locator's cuts are made at."""
-RELOCATE_BELOW = 0.75
-"""Value confidence under which a die is read again at its face, as for the reader's second look: reading
+RELOCATE_BELOW = SECOND_LOOK_BELOW
+"""Value confidence under which a die is read again at its face, the reader's second look's: reading
 every die again gained no more values and cost a second read stage, and from 0.9 the 12 MP photos of small
 dice took longer than issue 3's 250 ms (`models/MODEL_CARD.md`)."""
 MOST_MOVED = 0.35
