@@ -131,14 +131,15 @@ def share_right(network: nn.Module, cuts: Cuts, labels: Labels) -> float:
     return float((predictions(network, cuts) == labels).mean())
 
 
-def export_face_locator(network: nn.Module, output: Path) -> None:
-    """Write a face locator (`models.dice_nets.FaceLocatorNet`) to ONNX as `vision.face_locator` loads it."""
+def export_face_locator(network: nn.Module, output: Path, answer: str = "face_offsets") -> None:
+    """Write a face locator (`models.dice_nets.FaceLocatorNet`, or `FaceShapeNet`, whose `answer` is
+    "faces") to ONNX as `vision.face_locator` loads it."""
     export(
         network,
         torch.zeros(1, 3, CUT_PX, CUT_PX),
         output,
-        ["face_offsets"],
-        {"pixels": {0: "cuts"}, "face_offsets": {0: "cuts"}},
+        [answer],
+        {"pixels": {0: "cuts"}, answer: {0: "cuts"}},
     )
 
 

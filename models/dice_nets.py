@@ -164,8 +164,29 @@ class FaceLocatorNet(nn.Module):
         self.register_buffer("cell_centres", (torch.arange(cells, dtype=torch.float32) + 0.5) / cells - 0.5)
 
     def forward(self, pixels: torch.Tensor) -> torch.Tensor:
-        scores = self.layers(pixels / 127.5 - 1.0)[:, 0]
+        return self.located(self.layers(pixels / 127.5 - 1.0)[:, 0])[1]
+
+    def located(self, scores: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """The cells' weights (their scores' softmax, N x C x C) and the weighted mean of their centres."""
         weights = torch.softmax(scores.flatten(1), dim=1).view_as(scores)
         x = (weights.sum(dim=1) * self.cell_centres).sum(dim=1)
         y = (weights.sum(dim=2) * self.cell_centres).sum(dim=1)
-        return torch.stack((x, y), dim=1)
+        return weights, torch.stack((x, y), dim=1)
+
+
+class FaceShapeNet(FaceLocatorNet):
+    """A face locator that also says the top face's shape in the cut (`vision.relocate.face_matrices`): its
+    side's log, in cut widths, and how it is squashed (a photo at a slant shows the square face as a
+    parallelogram), as the two free terms of its shape matrix of determinant 1, which a quarter turn of the
+    cut negates. The cells' features are pooled with the locator's own weights, so the shape is read where
+    the face was found."""
+
+    def __init__(self, cut_px: int) -> None:
+        super().__init__(cut_px)
+        self.shape_head = nn.Linear(64, 3)
+
+    def forward(self, pixels: torch.Tensor) -> torch.Tensor:
+        features = self.layers[:-1](pixels / 127.5 - 1.0)
+        weights, centre = self.located(self.layers[-1](features)[:, 0])
+        pooled = (features * weights[:, None]).sum(dim=(2, 3))
+        return torch.cat((centre, self.shape_head(pooled)), dim=1)

@@ -82,15 +82,29 @@ def _shift(rng: np.random.Generator) -> npt.NDArray[np.float64]:
 def augment(cuts: Cuts, offsets: Offsets, rng: np.random.Generator) -> tuple[Cuts, Offsets]:
     """Quarter turns, with the offset turned alike; light changes, a little noise."""
     turns = rng.integers(0, 4, len(cuts))
-    turned = np.stack([np.rot90(cut, int(k)) for cut, k in zip(cuts, turns, strict=True)])
-    turned_offsets = offsets.copy()
+    return lit(quarter_turned(cuts, turns), rng), turned_offsets(offsets, turns)
+
+
+def quarter_turned(cuts: Cuts, turns: npt.NDArray[np.int64]) -> Cuts:
+    """Each cut turned `turns` quarters counterclockwise (`np.rot90`)."""
+    return np.stack([np.rot90(cut, int(k)) for cut, k in zip(cuts, turns, strict=True)])
+
+
+def turned_offsets(offsets: Offsets, turns: npt.NDArray[np.int64]) -> Offsets:
+    """Each offset turned as `quarter_turned` turns its cut."""
+    turned = offsets.copy()
     for _turn in range(3):
         # np.rot90 turns a quarter counterclockwise: an offset (x, y) becomes (y, -x).
         more = turns > _turn
-        turned_offsets[more] = np.stack((turned_offsets[more, 1], -turned_offsets[more, 0]), axis=1)
+        turned[more] = np.stack((turned[more, 1], -turned[more, 0]), axis=1)
+    return turned
+
+
+def lit(cuts: Cuts, rng: np.random.Generator) -> Cuts:
+    """Cuts under other light (a gain each) with a little noise."""
     gains = rng.uniform(0.8, 1.2, (len(cuts), 1, 1, 1))
-    noisy = turned * gains + rng.normal(0, 3, turned.shape)
-    return np.clip(noisy, 0, 255).astype(np.uint8), turned_offsets
+    noisy = cuts * gains + rng.normal(0, 3, cuts.shape)
+    return np.clip(noisy, 0, 255).astype(np.uint8)
 
 
 def location_errors(network: FaceLocatorNet, cuts: Cuts, offsets: Offsets) -> npt.NDArray[np.float64]:

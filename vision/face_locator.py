@@ -69,23 +69,39 @@ class FaceLocator:
         self._session = open_session(model, threads, retrain)
         self._input_name = self._session.get_inputs()[0].name
 
+    def answers(self, cuts: Cuts) -> FloatArray:
+        """For each cut, where the nearest top face's centre lies (x, y), in cut widths from its centre, and
+        whatever more the model says of that face (`vision.relocate`: its shape)."""
+        (found,) = self._session.run(None, {self._input_name: reader_input(cuts)})
+        return np.asarray(found, np.float32)
+
     def offsets(self, cuts: Cuts) -> FloatArray:
         """For each cut, where the nearest top face's centre lies (x, y), in cut widths from its centre."""
         if not len(cuts):
             return np.zeros((0, 2), np.float32)
-        (found,) = self._session.run(None, {self._input_name: reader_input(cuts)})
-        return np.asarray(found, np.float32)
+        return self.answers(cuts)[:, :2]
 
     def face_centres(
         self, tops: BGRImage, points: npt.ArrayLike, face_side: npt.ArrayLike, gains: Gains
     ) -> Points:
         """The centre of the top face nearest each point (N x 2 pixels of the view, faces `face_side`
         across as for `locator_cuts`), after ROUNDS moves."""
+        return self.located(tops, points, face_side, gains)[0]
+
+    def located(
+        self, tops: BGRImage, points: npt.ArrayLike, face_side: npt.ArrayLike, gains: Gains
+    ) -> tuple[Points, FloatArray, npt.NDArray[np.int64]]:
+        """`face_centres`, with the last round's `answers` (made in cuts round the points after the round
+        before) and each cut's side in view pixels, the unit they are in."""
         located = np.asarray(points, np.float64).reshape(-1, 2)
         unit = np.array(
-            [cut_side(side) for side in np.broadcast_to(np.asarray(face_side, np.float64), len(located))]
+            [cut_side(side) for side in np.broadcast_to(np.asarray(face_side, np.float64), len(located))],
+            np.int64,
         )
+        answers = np.zeros((len(located), 2), np.float32)
         for _round in range(ROUNDS):
-            offsets = self.offsets(locator_cuts(tops, located, face_side, gains))
-            located = located + offsets * unit[:, None]
-        return located
+            if not len(located):
+                break
+            answers = self.answers(locator_cuts(tops, located, face_side, gains))
+            located = located + answers[:, :2] * unit[:, None]
+        return located, answers, unit

@@ -77,6 +77,20 @@ class DieReading:
     value_confidence: float
     color: str
     color_confidence: float
+    value_probabilities: tuple[float, ...] = ()
+    """Each face's probability (1-6) given a die, which `value` and its confidence come from; empty where a
+    reading is made otherwise (a test's)."""
+
+    def weighed_with(self, probabilities: npt.ArrayLike, weight: float) -> DieReading:
+        """This reading's value from its value probabilities and another reader's, added at `weight`."""
+        combined = (np.asarray(self.value_probabilities) + weight * np.asarray(probabilities)) / (1 + weight)
+        best = int(combined.argmax())
+        return replace(
+            self,
+            value=best + 1,
+            value_confidence=float(combined[best]),
+            value_probabilities=tuple(float(p) for p in combined),
+        )
 
 
 def white_balance_gains(pixels: BGRImage) -> Gains:
@@ -226,6 +240,7 @@ class DiceReader:
                     value_confidence=float(face_row[value_index]),
                     color=COLOR_CLASSES[color_index],
                     color_confidence=float(color_row[color_index]),
+                    value_probabilities=tuple(float(p) for p in face_row),
                 )
             )
         return readings

@@ -19,7 +19,17 @@ from vision.decode import BGRImage, DecodeLimits, decode_image
 from vision.detect import DETECTOR_MODEL, DetectorSettings, DiceDetector, DieCandidate
 from vision.observation import DetectedDie, DiceObservation, box_centre, share_inside
 from vision.read import READER_MODEL, SECOND_LOOK_BELOW, DiceReader, DieReading, white_balance_gains
-from vision.relocate import LOCATOR_MODEL, RELOCATE_BELOW, BoxLocator
+from vision.relocate import (
+    FACE_READ_BELOW,
+    FACE_READER_WEIGHT,
+    FACES_MODEL,
+    LOCATOR_MODEL,
+    RELOCATE_BELOW,
+    BoxLocator,
+    moved_onto,
+    photo_face_reader,
+    square_cuts,
+)
 
 READING_LONG_SIDE = 2000
 """The long side a big photo is decoded at, at least: a 12 MP phone photo at half its resolution (libjpeg's
@@ -46,6 +56,9 @@ class RecognizerSettings:
     relocate_below: float = RELOCATE_BELOW
     """The value confidence under which a die's value is read again at the top face the face locator finds
     (`vision.relocate`; 0: never)."""
+    face_read_below: float = FACE_READ_BELOW
+    """The value confidence (after that) under which the face reader reads the die's face cut square and
+    weighs in (`vision.relocate`; 0: never)."""
     threads: int = 1
     """Threads for onnxruntime and OpenCV. OpenCV's setting is process-wide: the last recognizer made wins."""
 
@@ -59,14 +72,22 @@ class DiceRecognizer:
         detector_model: Path = DETECTOR_MODEL,
         reader_model: Path = READER_MODEL,
         locator_model: Path | None = LOCATOR_MODEL,
+        faces_model: Path | None = FACES_MODEL,
     ):
+        """`locator_model` None reads no die again at its face; `faces_model` None reads no face cut
+        square."""
         self.settings = settings or RecognizerSettings()
         cv2.setNumThreads(self.settings.threads)
         self.detector = DiceDetector(self.settings.detector, self.settings.threads, detector_model)
         self.reader = DiceReader(self.settings.threads, reader_model, self.settings.second_look_below)
+        self.face_reader = (
+            photo_face_reader(self.settings.threads, faces_model)
+            if locator_model and faces_model and self.settings.face_read_below > 0
+            else None
+        )
         self.locator = (
             BoxLocator(self.settings.threads, locator_model)
-            if locator_model and self.settings.relocate_below > 0
+            if locator_model and (self.settings.relocate_below > 0 or self.face_reader)
             else None
         )
 
@@ -127,22 +148,39 @@ class DiceRecognizer:
     def _read(
         self, pixels: BGRImage, candidates: Sequence[DieCandidate], colors: Sequence[str]
     ) -> list[DieReading]:
-        """The reader's reading of each candidate; a die that will be kept whose value is read less sure
-        than `relocate_below` is read again from its box moved onto the top face the locator finds,
-        keeping the first colour and die probability (so which candidates are kept does not change)."""
+        """The reader's reading of each candidate. A die that will be kept whose value is read less sure
+        than `relocate_below` is read again from its box moved onto the top face the locator finds; one
+        still read less sure than `face_read_below` has the face reader's reading of its face cut square
+        weighed in. Both keep the first colour and die probability (so which candidates are kept does not
+        change)."""
         gains = white_balance_gains(pixels)
         readings = self.reader.read(pixels, [c.box for c in candidates], colors, gains)
+        settings = self.settings
         unsure = [
             i
             for i, (c, r) in enumerate(zip(candidates, readings, strict=True))
-            if r.value_confidence < self.settings.relocate_below
-            and c.score * r.die_probability >= self.settings.min_confidence
+            if r.value_confidence < max(settings.relocate_below, settings.face_read_below)
+            and c.score * r.die_probability >= settings.min_confidence
         ]
         if self.locator is None or not unsure:
             return readings
-        moved = self.locator.on_faces(pixels, [candidates[i].box for i in unsure], gains)
-        for i, again in zip(unsure, self.reader.read(pixels, moved, colors, gains), strict=True):
-            readings[i] = replace(readings[i], value=again.value, value_confidence=again.value_confidence)
+        boxes = [candidates[i].box for i in unsure]
+        faces = self.locator.faces(pixels, boxes, gains)
+        again = [k for k, i in enumerate(unsure) if readings[i].value_confidence < settings.relocate_below]
+        moved = moved_onto([boxes[k] for k in again], faces.at(again)) if again else []
+        for k, reading in zip(again, self.reader.read(pixels, moved, colors, gains), strict=True):
+            readings[unsure[k]] = replace(
+                readings[unsure[k]],
+                value=reading.value,
+                value_confidence=reading.value_confidence,
+                value_probabilities=reading.value_probabilities,
+            )
+        weighed = [k for k, i in enumerate(unsure) if readings[i].value_confidence < settings.face_read_below]
+        if self.face_reader is None or not weighed:
+            return readings
+        cuts = square_cuts(pixels, faces.at(weighed), gains)
+        for k, probabilities in zip(weighed, self.face_reader.value_probabilities(cuts), strict=True):
+            readings[unsure[k]] = readings[unsure[k]].weighed_with(probabilities, FACE_READER_WEIGHT)
         return readings
 
 

@@ -38,7 +38,7 @@ import pytest
 
 from vision.colors import COLOR_SETS
 from vision.decode import BGRImage
-from vision.evaluation import PhotoScore, read_rendered_scenes, summarise
+from vision.evaluation import AccuracyReport, PhotoScore, read_rendered_scenes, summarise
 from vision.observation import DetectedDie
 from vision.recognizer import DiceRecognizer
 from vision.synth.scene import SceneConfig
@@ -71,18 +71,21 @@ def test_colour_accuracy_per_die(scores: list[PhotoScore]) -> None:
     assert report.color_accuracy >= 0.98, str(report)
 
 
-def test_unsure_values_read_again_at_their_faces_read_more_right(scores: list[PhotoScore]) -> None:
-    """The same scenes read with no value read again at a located face (`vision.relocate`). Measured with
-    session 55's files: value accuracy 98.63 % against 98.51 % (5 dice of 4497), colour 98.78 % both."""
-    plain = DiceRecognizer(locator_model=None)
-
+def _read_with(recognizer: DiceRecognizer) -> AccuracyReport:
     def read_dice(image: BGRImage) -> tuple[DetectedDie, ...]:
-        return plain.recognize_pixels(image, COLOR_SETS["all"]).dice
+        return recognizer.recognize_pixels(image, COLOR_SETS["all"]).dice
 
-    without = summarise(
-        [r.score() for r in read_rendered_scenes(read_dice, CONFIG, seed=90210, scenes=SCENES)]
-    )
+    return summarise([r.score() for r in read_rendered_scenes(read_dice, CONFIG, seed=90210, scenes=SCENES)])
+
+
+def test_unsure_values_read_again_at_their_faces_read_more_right(scores: list[PhotoScore]) -> None:
+    """The same scenes read with no value read again at a located face (`vision.relocate`), and with the
+    dice reader's second reading there but not the face reader's of the face cut square. Measured with
+    session 56's files: value accuracy 98.96 % against 98.69 % and 98.51 %; colour the same in all three."""
     report = summarise(scores)
-    print(f"located re-read: {report}\nwithout: {without}")
-    assert report.value_accuracy > without.value_accuracy
-    assert report.color_accuracy == without.color_accuracy
+    without_faces = _read_with(DiceRecognizer(faces_model=None))
+    plain = _read_with(DiceRecognizer(locator_model=None))
+    print(f"shipped: {report}\nwithout the face reader: {without_faces}\nwithout either: {plain}")
+    assert report.value_accuracy > without_faces.value_accuracy
+    assert report.value_accuracy > plain.value_accuracy
+    assert report.color_accuracy == without_faces.color_accuracy == plain.color_accuracy

@@ -495,7 +495,7 @@ class SharedRecognizer:
 def _loaded_recognizer() -> DiceRecognizer:
     # No second look nor second read at a located face: `read_faces` reads every top face at all four
     # quarter turns itself, where `locate_faces` put it.
-    return DiceRecognizer(RecognizerSettings(second_look_below=0.0, relocate_below=0.0))
+    return DiceRecognizer(RecognizerSettings(second_look_below=0.0, relocate_below=0.0, face_read_below=0.0))
 
 
 @cache

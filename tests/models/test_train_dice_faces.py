@@ -1,0 +1,36 @@
+"""The photo face reader's training: its cuts are square cuts of the dice's located faces with their values,
+and a tiny run exports a model the recognizer's face reader loads. Skipped where torch (the `train` extra)
+is not installed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+from models.train_dice_faces import face_samples, main
+from vision.relocate import SQUARE_CUT, SQUARE_CUT_PX, photo_face_reader
+
+
+def test_each_cut_holds_a_die_and_its_value() -> None:
+    """Rendered photos only (no real photos): every label is a value less one, every cut a square cut, and
+    the middle of a cut, where the face lies, differs from its rim, where the table shows more."""
+    cuts, labels = face_samples(20, 5, photo_repeats=0)
+    assert cuts.shape[1:] == (SQUARE_CUT_PX, SQUARE_CUT_PX, 3) and len(cuts) == len(labels) > 20
+    assert set(labels.tolist()) <= set(range(6)) and len(set(labels.tolist())) > 3
+    face = round(SQUARE_CUT_PX / (2 * SQUARE_CUT))
+    start = (SQUARE_CUT_PX - face) // 2
+    middle = cuts[:, start : start + face, start : start + face].std(axis=(1, 2, 3))
+    assert np.median(middle) > 10
+
+
+def test_a_tiny_training_run_exports_a_model_the_face_reader_loads(tmp_path: Path) -> None:
+    model = tmp_path / "dice_faces.onnx"
+    main(["--scenes=30", "--epochs=1", f"--output={model}"])
+    probabilities = photo_face_reader(model=model).value_probabilities(
+        np.zeros((2, SQUARE_CUT_PX, SQUARE_CUT_PX, 3), np.uint8)
+    )
+    assert probabilities.shape == (2, 6) and np.allclose(probabilities.sum(axis=1), 1.0, atol=1e-4)
