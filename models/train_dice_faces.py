@@ -9,8 +9,8 @@ there (`vision.relocate.BoxLocator`) and cut square (`vision.relocate.square_cut
 cast, labelled with its value. The photos: the locator's (`models.train_dice_locator.round_trip_photo`: the
 rendered round trip's kind at seeds apart from the benchmark's, a quarter of them with the dice of the real
 photos outside the validation split laid on the renderer's tables), and those real photos themselves (each
-die eight times). Prints
-the share of held-out rendered dice read right (one look, unturned).
+die eight times). Prints the share of dice read right (one look, unturned) on held-out photos of the same
+mix, the real photos left out.
 """
 
 from __future__ import annotations

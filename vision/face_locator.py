@@ -72,13 +72,13 @@ class FaceLocator:
     def answers(self, cuts: Cuts) -> FloatArray:
         """For each cut, where the nearest top face's centre lies (x, y), in cut widths from its centre, and
         whatever more the model says of that face (`vision.relocate`: its shape)."""
+        if not len(cuts):
+            return np.zeros((0, 2), np.float32)
         (found,) = self._session.run(None, {self._input_name: reader_input(cuts)})
         return np.asarray(found, np.float32)
 
     def offsets(self, cuts: Cuts) -> FloatArray:
         """For each cut, where the nearest top face's centre lies (x, y), in cut widths from its centre."""
-        if not len(cuts):
-            return np.zeros((0, 2), np.float32)
         return self.answers(cuts)[:, :2]
 
     def face_centres(
@@ -98,10 +98,7 @@ class FaceLocator:
             [cut_side(side) for side in np.broadcast_to(np.asarray(face_side, np.float64), len(located))],
             np.int64,
         )
-        answers = np.zeros((len(located), 2), np.float32)
         for _round in range(ROUNDS):
-            if not len(located):
-                break
             answers = self.answers(locator_cuts(tops, located, face_side, gains))
             located = located + answers[:, :2] * unit[:, None]
         return located, answers, unit

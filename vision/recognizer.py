@@ -167,7 +167,7 @@ class DiceRecognizer:
         boxes = [candidates[i].box for i in unsure]
         faces = self.locator.faces(pixels, boxes, gains)
         again = [k for k, i in enumerate(unsure) if readings[i].value_confidence < settings.relocate_below]
-        moved = moved_onto([boxes[k] for k in again], faces.at(again)) if again else []
+        moved = moved_onto([boxes[k] for k in again], faces.at(again))
         for k, reading in zip(again, self.reader.read(pixels, moved, colors, gains), strict=True):
             readings[unsure[k]] = replace(
                 readings[unsure[k]],
