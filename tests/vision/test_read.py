@@ -16,6 +16,7 @@ from vision.read import (
     NOT_A_DIE,
     READER_INPUT_SIZE,
     DiceReader,
+    DieReading,
     crop_die,
     holds_colour,
     needs_second_look,
@@ -87,6 +88,8 @@ def test_shipped_reader_reads_real_validation_dice_from_their_true_boxes() -> No
         readings = reader.read(image, [die.box for die in photo.dice], COLOR_SETS["all"])
         correct += sum(r.value == d.value for r, d in zip(readings, photo.dice, strict=True))
         total += len(readings)
+        for r in readings:  # each reading keeps the value probabilities it was chosen from
+            assert r.value_confidence == max(r.value_probabilities) == r.value_probabilities[r.value - 1]
     # Measured 73/74 with the shipped reader, with or without the second look (session 41; an earlier reader
     # 74/74, 73 without it; session 14's reader 72 either way).
     assert correct / total >= 0.95
@@ -172,6 +175,18 @@ def greyscale(image: np.ndarray) -> np.ndarray:
     ok, encoded = cv2.imencode(".jpg", grey, [cv2.IMWRITE_JPEG_QUALITY, 85])
     assert ok
     return cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+
+
+def test_another_readers_value_probabilities_weigh_in_at_their_weight() -> None:
+    """A red 5 read 0.6 sure, and another reader's 3 at 0.9: at twice the weight the 3 wins, with the two
+    readers' probabilities added; at a tenth the 5 stands. The colour stays the first reading's."""
+    reading = DieReading(0.99, 5, 0.6, "red", 0.8, (0.0, 0.0, 0.3, 0.0, 0.6, 0.1))
+    other = np.array([0.0, 0.0, 0.9, 0.0, 0.1, 0.0])
+    weighed = reading.weighed_with(other, 2.0)
+    assert (weighed.value, weighed.color, weighed.color_confidence) == (3, "red", 0.8)
+    assert weighed.value_confidence == pytest.approx((0.3 + 2 * 0.9) / 3)
+    assert sum(weighed.value_probabilities) == pytest.approx(1.0)
+    assert reading.weighed_with(other, 0.1).value == 5
 
 
 def test_every_real_photo_holds_colour_and_none_of_them_in_greyscale() -> None:

@@ -82,6 +82,15 @@ def test_colour_set_is_respected(recognizer: DiceRecognizer) -> None:
     assert {die.color for die in observation.dice} <= {*COLOR_SETS["cubist"], "other"}
 
 
+def test_a_greyscale_photo_is_read_with_no_colour_confidence(recognizer: DiceRecognizer) -> None:
+    """Read whole, the steps at located faces included, a greyscale photo leaves every die's colour at
+    confidence 0 (`vision.read.holds_colour`): nothing in it tells a yellow die from a white one."""
+    image = cv2.imread(str(REAL_PHOTOS / "images" / PHOTO_NAME))
+    grey = cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    dice = recognizer.recognize_pixels(grey).dice
+    assert dice and all(die.color_confidence == 0.0 for die in dice)
+
+
 def test_an_empty_table_has_no_dice(recognizer: DiceRecognizer) -> None:
     table = np.full((480, 640, 3), (180, 190, 200), np.uint8)
     assert recognizer.recognize_pixels(table).dice == ()
