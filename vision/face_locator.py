@@ -68,12 +68,13 @@ class FaceLocator:
     def __init__(self, model: Path, retrain: str, threads: int = 1):
         self._session = open_session(model, threads, retrain)
         self._input_name = self._session.get_inputs()[0].name
+        self._answer_length = int(self._session.get_outputs()[0].shape[-1])
 
     def answers(self, cuts: Cuts) -> FloatArray:
         """For each cut, where the nearest top face's centre lies (x, y), in cut widths from its centre, and
         whatever more the model says of that face (`vision.relocate`: its shape)."""
         if not len(cuts):
-            return np.zeros((0, 2), np.float32)
+            return np.zeros((0, self._answer_length), np.float32)
         (found,) = self._session.run(None, {self._input_name: reader_input(cuts)})
         return np.asarray(found, np.float32)
 

@@ -156,10 +156,11 @@ class DiceRecognizer:
         gains = white_balance_gains(pixels)
         readings = self.reader.read(pixels, [c.box for c in candidates], colors, gains)
         settings = self.settings
+        face_read_below = settings.face_read_below if self.face_reader else 0.0
         unsure = [
             i
             for i, (c, r) in enumerate(zip(candidates, readings, strict=True))
-            if r.value_confidence < max(settings.relocate_below, settings.face_read_below)
+            if r.value_confidence < max(settings.relocate_below, face_read_below)
             and c.score * r.die_probability >= settings.min_confidence
         ]
         if self.locator is None or not unsure:
@@ -175,7 +176,7 @@ class DiceRecognizer:
                 value_confidence=reading.value_confidence,
                 value_probabilities=reading.value_probabilities,
             )
-        weighed = [k for k, i in enumerate(unsure) if readings[i].value_confidence < settings.face_read_below]
+        weighed = [k for k, i in enumerate(unsure) if readings[i].value_confidence < face_read_below]
         if self.face_reader is None or not weighed:
             return readings
         cuts = square_cuts(pixels, faces.at(weighed), gains)

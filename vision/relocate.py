@@ -99,8 +99,6 @@ class BoxLocator(FaceLocator):
 
     def faces(self, pixels: BGRImage, boxes: Sequence[Box], gains: Gains) -> LocatedFaces:
         """The top face nearest each box's centre, looked for at FACE_SHARE of the box's longer side."""
-        if not boxes:
-            return LocatedFaces(np.zeros((0, 2)), np.zeros((0, 2, 2), np.float32))
         corners = np.array(boxes, np.float64).reshape(-1, 4)
         centres = (corners[:, :2] + corners[:, 2:]) / 2
         sides = np.max(corners[:, 2:] - corners[:, :2], axis=1)

@@ -72,6 +72,17 @@ def test_a_slanted_face_is_cut_square() -> None:
 
 
 @needs_model
+def test_no_boxes_have_no_faces() -> None:
+    """An empty batch goes through the locator's rounds like any other: no faces, each of the right shape."""
+    gains = np.ones(3, np.float32)
+    nothing = np.zeros((64, 64, 3), np.uint8)
+    faces = BoxLocator().faces(nothing, [], gains)
+    assert faces.centres.shape == (0, 2) and faces.matrices.shape == (0, 2, 2)
+    assert moved_onto([], faces) == []
+    assert square_cuts(nothing, faces, gains).shape == (0, SQUARE_CUT_PX, SQUARE_CUT_PX, 3)
+
+
+@needs_model
 def test_faces_are_found_from_boxes_placed_off_them() -> None:
     """Each die's box of 60 rendered photos (seeds the training never draws), centred a fifth of its side
     off its top face any way round: its face is found near the drawn one, and about its size. Measured:
