@@ -3,7 +3,9 @@ and export the trained network to ONNX."""
 
 from __future__ import annotations
 
+import argparse
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -32,15 +34,45 @@ def bfloat16_training(
     the function this yields lays a batch's pixels out alike, for the caller's forward pass under
     `torch.autocast("cpu", dtype=torch.bfloat16)`. A step then takes about half its float32 time on a CPU
     with bfloat16 instructions. Afterwards the network is back in the usual layout, to score and export in
-    float32. Not `enabled`: nothing changes."""
+    float32. Not `enabled`: nothing changes.
+
+    Where oneDNN has no fast bfloat16 path (a CPU without AVX-512) torch falls back to reference kernels, an
+    order of magnitude slower than float32 (`models/MODEL_CARD.md`, How to retrain), so the run warns."""
     if not enabled:
         yield lambda pixels: pixels
         return
+    if not native_bfloat16():
+        warnings.warn(
+            "this CPU has no fast bfloat16 path (oneDNN needs AVX-512): training under bfloat16 will run "
+            "many times slower than in float32; turn bfloat16 off to train in float32 (the file then "
+            "differs from one trained under bfloat16)",
+            RuntimeWarning,
+            stacklevel=3,
+        )
     network.to(memory_format=torch.channels_last)  # type: ignore[call-overload]  # torch's stub omits it
     try:
         yield lambda pixels: pixels.contiguous(memory_format=torch.channels_last)
     finally:
         network.to(memory_format=torch.contiguous_format)  # type: ignore[call-overload]
+
+
+def native_bfloat16() -> bool:
+    """Whether torch's CPU kernels (oneDNN) run bfloat16 natively here rather than on a slow fallback."""
+    return bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
+
+
+def add_bfloat16_option(
+    parser: argparse.ArgumentParser, flag: str = "--bfloat16", default: bool = True
+) -> None:
+    """A trainer's switch for bfloat16 autocast (`bfloat16_training`), on by default: the shipped files were
+    trained under it."""
+    parser.add_argument(
+        flag,
+        action=argparse.BooleanOptionalAction,
+        default=default,
+        help="train under bfloat16 autocast: about twice as fast with AVX-512 BF16, many times slower "
+        "without AVX-512 (then pass the --no- form)",
+    )
 
 
 def export(

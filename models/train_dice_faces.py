@@ -1,6 +1,6 @@
 """Train the face reader of dice's top faces cut square from photos as taken; export models/dice_faces.onnx.
 
-    python -m models.train_dice_faces [--scenes N] [--epochs N]
+    python -m models.train_dice_faces [--scenes N] [--epochs N] [--no-bfloat16]
 
 Run after `python -m models.train_dice_locator`: the cuts are made where the shipped face locator finds
 each face, so the reader learns the locator's errors too. Each die's box is shaken as a detector's can be
@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from models.cut_training import Cuts, Labels, cast_gains, export_face_reader, fit_face_reader, share_right
-from models.run import start_run
+from models.run import add_bfloat16_option, start_run
 from models.train_dice import REAL_PHOTOS, training_photo_names
 from models.train_dice_locator import round_trip_photo
 from vision.decode import BGRImage
@@ -84,13 +84,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=12000, help="rendered training photos")
     parser.add_argument("--epochs", type=int, default=12)
+    add_bfloat16_option(parser)
     parser.add_argument("--output", type=Path, default=FACES_MODEL)
     arguments = parser.parse_args(argv)
     started = start_run(SEED)
     cuts, labels = face_samples(arguments.scenes, SEED)
     held_cuts, held_labels = face_samples(max(arguments.scenes // 10, 20), SEED + 1, photo_repeats=0)
     print(f"{len(cuts)} training cuts ({time.perf_counter() - started:.0f} s)", flush=True)
-    network = fit_face_reader(cuts, labels, arguments.epochs, SEED + 2, bfloat16=True)
+    network = fit_face_reader(cuts, labels, arguments.epochs, SEED + 2, bfloat16=arguments.bfloat16)
     export_face_reader(network, SQUARE_CUT_PX, arguments.output)
     print(f"held-out photos: {share_right(network, held_cuts, held_labels):.2%} of dice read right")
     print(f"wrote {arguments.output} ({time.perf_counter() - started:.0f} s)")

@@ -1,6 +1,6 @@
 """Train the Sagrada face reader on rendered windows and export it to models/sagrada_faces.onnx.
 
-    python -m models.train_sagrada_faces [--scenes N] [--epochs N]
+    python -m models.train_sagrada_faces [--scenes N] [--epochs N] [--no-bfloat16]
 
 Windows are rendered (`vision.synth.sagrada`, seeded; half with the dice reader's harder looks, a fifth with
 real dice from the training photos), warped flat at the dice's tops through their labelled lattice shaken
@@ -20,7 +20,7 @@ import numpy as np
 
 from engine.sagrada.window import ALL_CELLS
 from models.cut_training import Cuts, Labels, cast_gains, export_face_reader, fit_face_reader, share_right
-from models.run import start_run
+from models.run import add_bfloat16_option, start_run
 from models.train_dice import with_harder_looks
 from models.train_sagrada_cells import shaken_lattice, training_config, training_crops
 from vision.decode import BGRImage
@@ -79,6 +79,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=6000, help="rendered training windows")
     parser.add_argument("--epochs", type=int, default=15)
+    add_bfloat16_option(parser)
     parser.add_argument("--output", type=Path, default=FACE_MODEL)
     arguments = parser.parse_args(argv)
     started = start_run(SEED)
@@ -87,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(
         f"{len(cuts)} training dice from rendered windows ({time.perf_counter() - started:.0f} s)", flush=True
     )
-    network = fit_face_reader(cuts, labels, arguments.epochs, SEED + 2, WIDTH, bfloat16=True)
+    network = fit_face_reader(cuts, labels, arguments.epochs, SEED + 2, WIDTH, bfloat16=arguments.bfloat16)
     print(f"held-out rendered windows: {share_right(network, held_cuts, held_labels):.2%} of dice read right")
     export_face_reader(network, FACE_CUT_PX, arguments.output)
     print(f"wrote {arguments.output} ({time.perf_counter() - started:.0f} s)")
