@@ -4,6 +4,7 @@ is not installed."""
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +12,7 @@ import pytest
 
 pytest.importorskip("torch")
 
+from models import run
 from models.train_dice_faces import face_samples, main
 from vision.relocate import SQUARE_CUT, SQUARE_CUT_PX, photo_face_reader
 
@@ -34,3 +36,13 @@ def test_a_tiny_training_run_exports_a_model_the_face_reader_loads(tmp_path: Pat
         np.zeros((2, SQUARE_CUT_PX, SQUARE_CUT_PX, 3), np.uint8)
     )
     assert probabilities.shape == (2, 6) and np.allclose(probabilities.sum(axis=1), 1.0, atol=1e-4)
+
+
+def test_no_bfloat16_trains_in_float32(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where bfloat16 would crawl, `--no-bfloat16` keeps the run in float32: no warning that it will crawl."""
+    monkeypatch.setattr(run, "native_bfloat16", lambda: False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        main(["--scenes=10", "--epochs=1", f"--output={tmp_path / 'faces.onnx'}", "--no-bfloat16"])
+    assert not [w for w in caught if "bfloat16" in str(w.message)]
+    assert (tmp_path / "faces.onnx").is_file()
