@@ -86,7 +86,7 @@ def face_samples(scenes: int, seed: int, photo_repeats: int = PHOTO_REPEATS) -> 
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenes", type=int, default=24000, help="rendered training photos")
+    parser.add_argument("--scenes", type=int, default=12000, help="rendered training photos")
     parser.add_argument("--epochs", type=int, default=12)
     add_bfloat16_option(parser)
     parser.add_argument("--output", type=Path, default=FACES_MODEL)
