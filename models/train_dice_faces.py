@@ -38,8 +38,8 @@ PHOTO_REPEATS = 8
 """Times each die of the real training photos is cut, from a box shaken afresh each time."""
 WIDTH = 2.0
 """The reader's layers are this many times as wide as the dice reader's, as the Sagrada face reader's: in
-session 59 twice the width read more dice right on every rendered set and on the validation split's dice
-laid on tables, and kept the validation split's figures (`models/MODEL_CARD.md`)."""
+session 59 twice the width read more dice right on the rendered sets and on the validation split's dice laid
+on tables, and kept the validation split's figures (`models/MODEL_CARD.md`)."""
 _CENTRE_SHAKE, _SIZE_SHAKE = 0.06, 0.08
 
 
