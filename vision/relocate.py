@@ -145,6 +145,6 @@ def square_cuts(pixels: BGRImage, faces: LocatedFaces, gains: Gains) -> Cuts:
 def photo_face_reader(threads: int = 1, model: Path = FACES_MODEL) -> FaceReader:
     """The face reader of dice's faces cut square from photos as taken. A cut read under SECOND_LOOK_BELOW
     sure is read at its three other quarter turns too, as the dice reader's crops are: reading every cut
-    four times read the dice of rendered photos no better and took a third of the read stage of a 12 MP
-    photo (`models/MODEL_CARD.md`, session 59)."""
+    four times read the dice of rendered photos no better and made the read stage of a 12 MP photo of small
+    dice about a fifth longer (`models/MODEL_CARD.md`, session 59)."""
     return FaceReader(model, "python -m models.train_dice_faces", threads, SECOND_LOOK_BELOW)

@@ -124,8 +124,8 @@ def test_faces_are_found_from_boxes_placed_off_them() -> None:
 
 @pytest.mark.skipif(not FACES_MODEL.is_file(), reason="models/dice_faces.onnx missing")
 def test_the_face_reader_turns_only_the_cuts_it_is_unsure_of(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every cut at four turns made the wider reader a third of a 12 MP photo's read stage for no value
-    read better (`models/MODEL_CARD.md`, session 59): a sure cut is read once, an unsure one four times."""
+    """Every cut at four turns made a 12 MP photo's read stage about a fifth longer for no value read
+    better (`models/MODEL_CARD.md`, session 59): a sure cut is read once, an unsure one four times."""
     reader = photo_face_reader()
     looked: list[int] = []
     sure, unsure = np.full(6, 0.02, np.float32), np.full(6, 1 / 6, np.float32)
