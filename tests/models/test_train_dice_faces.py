@@ -14,7 +14,7 @@ pytest.importorskip("torch")
 
 from models import run
 from models.train_dice_faces import face_samples, main
-from vision.relocate import SQUARE_CUT, SQUARE_CUT_PX, photo_face_reader
+from vision.relocate import FACES_MODEL, SQUARE_CUT, SQUARE_CUT_PX, photo_face_reader
 
 
 def test_each_cut_holds_a_die_and_its_value() -> None:
@@ -29,13 +29,23 @@ def test_each_cut_holds_a_die_and_its_value() -> None:
     assert np.median(middle) > 10
 
 
+def weights(model: Path) -> int:
+    """How many numbers an ONNX file's weights hold: its network's shape, whatever it learnt."""
+    import onnx  # the train extra's exporter, there wherever torch is
+
+    return sum(int(np.prod(tensor.dims)) for tensor in onnx.load(str(model)).graph.initializer)
+
+
 def test_a_tiny_training_run_exports_a_model_the_face_reader_loads(tmp_path: Path) -> None:
+    """The model loads and reads, and is the shipped file's network (`WIDTH` times the dice reader's width
+    since session 59): a command that trains another no longer rebuilds the shipped file."""
     model = tmp_path / "dice_faces.onnx"
     main(["--scenes=30", "--epochs=1", f"--output={model}"])
     probabilities = photo_face_reader(model=model).value_probabilities(
         np.zeros((2, SQUARE_CUT_PX, SQUARE_CUT_PX, 3), np.uint8)
     )
     assert probabilities.shape == (2, 6) and np.allclose(probabilities.sum(axis=1), 1.0, atol=1e-4)
+    assert weights(model) == weights(FACES_MODEL)
 
 
 def test_no_bfloat16_trains_in_float32(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
