@@ -50,6 +50,7 @@ from vision.evaluation import (
 from vision.observation import DetectedDie
 from vision.read import COLOR_CLASSES, READER_MODEL, SECOND_LOOK_BELOW
 from vision.recognizer import DiceRecognizer, RecognizerSettings
+from vision.relocate import FACES_MODEL
 from vision.synth.real_dice import load_real_dice, render_real_dice_scene
 from vision.synth.scene import SceneConfig, render_scene
 
@@ -81,11 +82,11 @@ def jpeg_bytes(config: SceneConfig, seed: int) -> tuple[bytes, int]:
     return as_jpeg(scene.image), len(scene.dice)
 
 
-def bench_latency(repeats: int, detector: Path, reader: Path) -> None:
+def bench_latency(repeats: int, detector: Path, reader: Path, faces: Path) -> None:
     photos = {name: jpeg_bytes(config, seed) for seed, (name, config) in enumerate(LATENCY_CASES.items())}
     for threads in (1, 2):
         settings = RecognizerSettings(threads=threads)
-        recognizer = DiceRecognizer(settings, detector_model=detector, reader_model=reader)
+        recognizer = DiceRecognizer(settings, detector_model=detector, reader_model=reader, faces_model=faces)
         print(f"\nlatency, {threads} thread{'s' if threads > 1 else ''} (median of {repeats} runs, ms)")
         print(f"  {'image':<20} {'decode':>7} {'detect':>7} {'read':>7} {'total':>7}  dice found/drawn")
         for name, (data, drawn) in photos.items():
@@ -98,9 +99,9 @@ def bench_latency(repeats: int, detector: Path, reader: Path) -> None:
             print(f"  {name:<20} {stages}  {len(runs[0].dice)}/{drawn}")
 
 
-def bench_accuracy(scenes: int, detector: Path, reader: Path, second_look_below: float) -> None:
+def bench_accuracy(scenes: int, detector: Path, reader: Path, faces: Path, second_look_below: float) -> None:
     settings = RecognizerSettings(second_look_below=second_look_below)
-    recognizer = DiceRecognizer(settings, detector_model=detector, reader_model=reader)
+    recognizer = DiceRecognizer(settings, detector_model=detector, reader_model=reader, faces_model=faces)
     photos = load_labelled_photos(REAL_PHOTOS, read_split(VALIDATION_SPLIT))
     real = summarise([p.score(recognizer.recognize(p.path).dice) for p in photos])
     print(f"\nreal photos, validation split: {real}")
@@ -229,6 +230,7 @@ def main() -> None:
     )
     parser.add_argument("--detector", type=Path, default=DETECTOR_MODEL, help="the detector model to measure")
     parser.add_argument("--reader", type=Path, default=READER_MODEL, help="the reader model to measure")
+    parser.add_argument("--faces", type=Path, default=FACES_MODEL, help="the face reader model to measure")
     parser.add_argument("--skip-latency", action="store_true", help="measure accuracy only")
     parser.add_argument(
         "--second-look-below",
@@ -238,8 +240,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     if not args.skip_latency:
-        bench_latency(args.repeats, args.detector, args.reader)
-    bench_accuracy(args.scenes, args.detector, args.reader, args.second_look_below)
+        bench_latency(args.repeats, args.detector, args.reader, args.faces)
+    bench_accuracy(args.scenes, args.detector, args.reader, args.faces, args.second_look_below)
 
 
 if __name__ == "__main__":
