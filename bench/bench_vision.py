@@ -178,17 +178,21 @@ FACE_SIZES = (
 GLARES = (("none", 0.0, 0.01), ("up to 0.6", 0.01, 0.6), ("0.6-0.9", 0.6, 0.9), ("0.9 and up", 0.9, math.inf))
 """Bins of the peak brightness a lamp's glare adds to a top face (`RenderedDie.glare`, 0.3-1.2): a strong
 highlight can hide a white pip or pass for one."""
+VIEWS = (("up to 20 degrees", 0.0, 20.0), ("20-35", 20.0, 35.0), ("35 and up", 35.0, math.inf))
+"""Bins of how far from overhead a top face is seen (`vision.evaluation.view_from_overhead_deg`): issue 3's
+range reaches about 35 degrees; past it a side face can show larger than the top."""
 MISREADS_SHOWN = 6
 """The commonest misreads printed, of values and of colours."""
 
 
 def print_breakdown(outcomes: list[DieOutcome]) -> None:
-    """Value and colour accuracy of the dice found, by the size of their top face and by the glare on it
-    (rendered dice only: a real die laid on a table keeps its photo's light), and the commonest misreads:
-    where a reader loses its points."""
+    """Value and colour accuracy of the dice found, by the size of their top face, by the glare on it
+    (rendered dice only: a real die laid on a table keeps its photo's light) and by how far from overhead
+    it is seen, and the commonest misreads: where a reader loses its points."""
     print(f"  by top face: {binned(outcomes, lambda o: o.face_px, FACE_SIZES)}")
     if any(o.glare for o in outcomes):
         print(f"  by glare: {binned(outcomes, lambda o: o.glare, GLARES)}")
+    print(f"  by view from overhead: {binned(outcomes, lambda o: o.view_deg, VIEWS)}")
     values = Counter(f"{o.value} read {o.read_value}" for o in outcomes if o.read_value != o.value)
     colours = Counter(
         f"{o.color} read {o.read_color}"

@@ -217,7 +217,8 @@ class RenderedReading:
 @dataclass(frozen=True)
 class DieOutcome:
     """An expected rendered die that was found: what it is, what was read, how big its top face looked
-    (the mean of its four edges, in pixels) and the glare on it (`RenderedDie.glare`)."""
+    (the mean of its four edges, in pixels), the glare on it (`RenderedDie.glare`) and how far from
+    overhead its top face is seen (`view_from_overhead_deg`)."""
 
     value: int
     color: str
@@ -225,6 +226,22 @@ class DieOutcome:
     read_color: str
     face_px: float
     glare: float
+    view_deg: float
+
+
+_UNIT_SQUARE = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
+
+
+def view_from_overhead_deg(top_face: npt.ArrayLike) -> float:
+    """How far from overhead a square face drawn as `top_face` (4 x 2 corners in order round it) is seen,
+    in degrees: the arccos of its image's shorter axis over its longer, the square fitted as a flat
+    (affine) view. Issue 3 asks for dice seen up to about 35 degrees from overhead; a camera tilted that
+    far sees the dice at its photo's far edge more steeply still, and a die leaning on another steeper yet."""
+    fitted, *_ = np.linalg.lstsq(
+        np.c_[_UNIT_SQUARE, np.ones(4)], np.asarray(top_face, np.float64), rcond=None
+    )
+    longer, shorter = np.linalg.svd(fitted[:2], compute_uv=False)
+    return math.degrees(math.acos(min(float(shorter / max(longer, 1e-9)), 1.0)))
 
 
 def read_rendered_scenes(
@@ -253,7 +270,17 @@ def die_outcomes(readings: Iterable[RenderedReading]) -> list[DieOutcome]:
             die, found = expected[ti], held[fi]
             edges = np.roll(die.top_face, -1, axis=0) - die.top_face
             face_px = float(np.linalg.norm(edges, axis=1).mean())
-            outcomes.append(DieOutcome(die.value, die.color, found.value, found.color, face_px, die.glare))
+            outcomes.append(
+                DieOutcome(
+                    die.value,
+                    die.color,
+                    found.value,
+                    found.color,
+                    face_px,
+                    die.glare,
+                    view_from_overhead_deg(die.top_face),
+                )
+            )
     return outcomes
 
 

@@ -20,6 +20,7 @@ from vision.evaluation import (
     perturbation_named,
     read_rendered_scenes,
     summarise,
+    view_from_overhead_deg,
 )
 from vision.observation import Box, DetectedDie, box_centre
 from vision.synth.scene import SceneConfig
@@ -78,8 +79,25 @@ def test_every_expected_die_found_is_an_outcome_with_its_face_size() -> None:
     assert all(20.0 <= o.face_px <= 55.0 for o in outcomes)
     labelled = {die.glare for reading in readings for die in reading.expected}
     assert {o.glare for o in outcomes} == labelled
+    # The renderer's camera leans up to 35 degrees; a die at the photo's far edge is seen a little steeper.
+    assert all(0.0 <= o.view_deg < 50.0 for o in outcomes) and max(o.view_deg for o in outcomes) > 5.0
     report = summarise([reading.score() for reading in readings])
     assert report.value_accuracy == report.color_accuracy == report.recall == 1.0
+
+
+@pytest.mark.parametrize("angle", [0.0, 20.0, 35.0, 60.0])
+@pytest.mark.parametrize("turn", [0.0, 30.0, 70.0])
+def test_a_square_seen_at_a_slant_gives_its_angle_from_overhead(angle: float, turn: float) -> None:
+    """A square face tipped `angle` degrees away from the camera, about an axis turned `turn` degrees in
+    the photo, its corners shifted anywhere: squashed by cos(angle) across that axis."""
+    corners = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]]) * 40.0
+    spin = np.radians(17.0)
+    corners = corners @ np.array([[np.cos(spin), np.sin(spin)], [-np.sin(spin), np.cos(spin)]])
+    turn_rad = np.radians(turn)
+    axis = np.array([np.cos(turn_rad), np.sin(turn_rad)])
+    across = np.array([-axis[1], axis[0]])
+    squashed = np.outer(corners @ axis, axis) + np.cos(np.radians(angle)) * np.outer(corners @ across, across)
+    assert view_from_overhead_deg(squashed + np.array([300.0, 120.0])) == pytest.approx(angle, abs=0.01)
 
 
 def test_misreads_are_kept_and_hidden_dice_do_not_count() -> None:
