@@ -111,7 +111,9 @@ def paint_wood(height: int, width: int, px_per_unit: float, rng: np.random.Gener
     light = np.asarray(hsv_to_bgr(hue, rng.uniform(0.25, 0.7), rng.uniform(0.4, 0.95)), np.float32)
     dark = light * rng.uniform(0.6, 0.85)
     canvas = _mix(light, dark, grain)
-    canvas *= spread3(tones[plank] * np.where(seam, np.float32(0.55), np.float32(1.0)))
+    # Tones repeat every len(tones) planks: a table seen nearly edge-on, as a camera leaning 45 degrees with
+    # a wide lens sees its far edge, holds planks past the offset above (negative ones, read from the end).
+    canvas *= spread3(tones[plank % len(tones)] * np.where(seam, np.float32(0.55), np.float32(1.0)))
     return canvas
 
 
