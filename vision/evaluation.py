@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from vision.decode import BGRImage, read_image_size, resized
 from vision.observation import Box, DetectedDie, box_area, box_centre, overlap_area
+from vision.relocate import flat_view
 from vision.synth.scene import RenderedDie, Scene, SceneConfig, motion_blur, render_scene, veiled
 
 
@@ -229,18 +230,12 @@ class DieOutcome:
     view_deg: float
 
 
-_UNIT_SQUARE = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
-
-
 def view_from_overhead_deg(top_face: npt.ArrayLike) -> float:
     """How far from overhead a square face drawn as `top_face` (4 x 2 corners in order round it) is seen,
     in degrees: the arccos of its image's shorter axis over its longer, the square fitted as a flat
     (affine) view. Issue 3 asks for dice seen up to about 35 degrees from overhead; a camera tilted that
     far sees the dice at its photo's far edge more steeply still, and a die leaning on another steeper yet."""
-    fitted, *_ = np.linalg.lstsq(
-        np.c_[_UNIT_SQUARE, np.ones(4)], np.asarray(top_face, np.float64), rcond=None
-    )
-    longer, shorter = np.linalg.svd(fitted[:2], compute_uv=False)
+    longer, shorter = np.linalg.svd(flat_view(top_face), compute_uv=False)
     return math.degrees(math.acos(min(float(shorter / max(longer, 1e-9)), 1.0)))
 
 

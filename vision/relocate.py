@@ -65,12 +65,19 @@ class LocatedFaces:
         return LocatedFaces(self.centres[list(indices)], self.matrices[list(indices)])
 
 
+def flat_view(quad: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """The linear part (2 x 2, acting on column vectors) of the flat (affine) view that best takes the unit
+    square round the origin onto `quad` (4 x 2 pixels, corners in order round it)."""
+    fitted, *_ = np.linalg.lstsq(np.c_[_UNIT_SQUARE, np.ones(4)], np.asarray(quad, np.float64), rcond=None)
+    linear: npt.NDArray[np.float64] = fitted[:2].T
+    return linear
+
+
 def face_shape(quad: npt.ArrayLike, unit: float) -> tuple[float, float, float]:
     """What the locator learns of a face drawn as `quad` (4 x 2 pixels, corners in order round it), `unit`
     pixels being one cut width: the log of its side and the two free terms of its shape of determinant 1
     (half the difference of the diagonal terms, and the off-diagonal one), which `face_matrices` undoes."""
-    fitted, *_ = np.linalg.lstsq(np.c_[_UNIT_SQUARE, np.ones(4)], np.asarray(quad, np.float64), rcond=None)
-    linear = fitted[:2].T / unit
+    linear = flat_view(quad) / unit
     shape = linear @ linear.T
     area = float(np.sqrt(max(np.linalg.det(shape), 1e-12)))
     normalised = shape / area
