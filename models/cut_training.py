@@ -107,11 +107,17 @@ def augment_faces(cuts: Cuts, labels: Labels, rng: np.random.Generator) -> tuple
 
 
 def fit_face_reader(
-    cuts: Cuts, labels: Labels, epochs: int, seed: int, width: float = 1.0, bfloat16: bool = False
+    cuts: Cuts,
+    labels: Labels,
+    epochs: int,
+    seed: int,
+    width: float = 1.0,
+    bfloat16: bool = False,
+    augment: Augment[Labels] = augment_faces,
 ) -> FaceNet:
-    """A face reader (`FaceNet`, `width` times as wide) fitted to each cut's value less one, with the face
-    readers' augmentation and a cross-entropy smoothed by 0.05 (a face seen in glare or blur may truly be
-    either of two values); `bfloat16` as for `fit`."""
+    """A face reader (`FaceNet`, `width` times as wide) fitted to each cut's value less one, with `augment`
+    (the games' face readers': `augment_faces`) and a cross-entropy smoothed by 0.05 (a face seen in glare or
+    blur may truly be either of two values); `bfloat16` as for `fit`."""
     network = FaceNet(width)
     fit(
         network,
@@ -119,7 +125,7 @@ def fit_face_reader(
         labels,
         epochs,
         seed,
-        augment_faces,
+        augment,
         partial(cross_entropy, label_smoothing=0.05),
         bfloat16,
     )

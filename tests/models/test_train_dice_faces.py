@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("torch")
 
 from models import run
-from models.train_dice_faces import face_samples, main
+from models.train_dice_faces import face_samples, jittered, main
 from vision.relocate import FACES_MODEL, SQUARE_CUT, SQUARE_CUT_PX, photo_face_reader
 
 
@@ -27,6 +27,32 @@ def test_each_cut_holds_a_die_and_its_value() -> None:
     start = (SQUARE_CUT_PX - face) // 2
     middle = cuts[:, start : start + face, start : start + face].std(axis=(1, 2, 3))
     assert np.median(middle) > 10
+
+
+def test_jittered_cuts_are_turned_and_mirrored_and_little_moved() -> None:
+    """Two marks a quarter turn apart round the cut's centre: after the jitter they lie as far from the
+    centre as before (a face is moved and scaled a little, not cut elsewhere; a few are lost where a turn
+    reflects a mark into the cut's corner), and half the cuts show them the other way round (mirrored: a
+    mirrored face shows the same value); the labels stay."""
+    side = SQUARE_CUT_PX
+    centre = (side - 1) / 2
+    cut = np.full((side, side, 3), 60, np.uint8)
+    cut[8:11, 22:25] = 250  # the bright mark, 14.5 px above the centre
+    cut[22:25, 37:40] = 160  # the dim one, 14.5 px right of it
+    labels = np.arange(400) % 6
+    varied, varied_labels = jittered(np.repeat(cut[None], 400, axis=0), labels, np.random.default_rng(3))
+    assert varied.shape == (400, side, side, 3) and varied.dtype == np.uint8
+    assert np.array_equal(varied_labels, labels)
+    turns, radii = [], []
+    for image in varied.sum(axis=3).astype(np.float64):
+        bright = np.array(np.unravel_index(int(np.argmax(image)), image.shape)) - centre
+        rows, cols = np.indices(image.shape) - centre
+        image[np.hypot(rows - bright[0], cols - bright[1]) < 6] = 0
+        dim = np.array(np.unravel_index(int(np.argmax(image)), image.shape)) - centre
+        turns.append(np.sign(bright[0] * dim[1] - bright[1] * dim[0]))
+        radii += [np.hypot(*bright), np.hypot(*dim)]
+    assert 0.35 < np.mean(np.array(turns) > 0) < 0.65
+    assert abs(np.median(radii) - 14.5) < 1.5 and np.mean(np.abs(np.array(radii) - 14.5) < 6) > 0.9
 
 
 def weights(model: Path) -> int:
