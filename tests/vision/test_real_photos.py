@@ -110,30 +110,33 @@ def test_real_dice_on_other_tables_are_read(on_tables: AccuracyReport) -> None:
 # 91.6%, tilted to 0.4 96.1% to 97.8%) and lost two shaken over 1.1%, one shaken over 0.8%, one under
 # sensor noise and one hazy; those floors moved to two dice under the new figures. Session 59's wider face
 # reader moved them a die or two either way, as a rebuild does (`models/MODEL_CARD.md`, session 59): the
-# values below are its, and the floors it came within two dice of moved to two dice under.
+# values below are its, and the floors it came within two dice of moved to two dice under. Session 64's face
+# reader (its cuts varied afresh each batch) moved them again: out of focus 89.51% to 95.10%, a die or two
+# either way elsewhere; the values below are its, and the two floors it came within two dice of (half size,
+# shaken over 1.1%) moved to two dice under.
 CHANGED_FLOORS = {
-    "half size": (0.988, 0.961, 0.988),  # measured 100 / 97.78 / 100
+    "half size": (0.988, 0.955, 0.988),  # measured 100 / 96.67 / 100
     "1.8x size": (0.988, 0.983, 0.988),  # 100 / 99.44 / 100
-    "quarter turn": (0.988, 0.977, 0.988),  # 100 / 98.89 / 100
+    "quarter turn": (0.988, 0.977, 0.988),  # 100 / 99.44 / 100
     "turned 30 degrees": (0.988, 0.972, 0.988),  # 100 / 99.44 / 100
-    "tilted (far edge 0.6 wide)": (0.988, 0.972, 0.988),  # 100 / 99.44 / 100
-    "tilted (far edge 0.4 wide)": (0.977, 0.949, 0.988),  # 98.89 / 97.19 / 100
+    "tilted (far edge 0.6 wide)": (0.988, 0.972, 0.988),  # 100 / 98.89 / 100
+    "tilted (far edge 0.4 wide)": (0.977, 0.949, 0.988),  # 98.89 / 97.75 / 100
     "brighter (gamma 0.6)": (0.988, 0.977, 0.988),  # 100 / 99.44 / 100
-    "darker (gamma 1.7)": (0.988, 0.972, 0.970),  # 100 / 98.89 / 98.18
+    "darker (gamma 1.7)": (0.988, 0.972, 0.970),  # 100 / 99.44 / 98.18
     "uneven light": (0.988, 0.972, 0.988),  # 100 / 99.44 / 100
-    "warm light": (0.988, 0.983, 0.982),  # 100 / 99.44 / 99.39
+    "warm light": (0.988, 0.983, 0.982),  # 100 / 100 / 99.39
     "cool light": (0.988, 0.977, 0.982),  # 100 / 99.44 / 99.39
     "green cast": (0.988, 0.983, 0.988),  # 100 / 99.44 / 100
-    "hazy (a quarter of white over it)": (0.988, 0.966, 0.855),  # 100 / 97.78 / 86.67
+    "hazy (a quarter of white over it)": (0.988, 0.966, 0.855),  # 100 / 98.89 / 86.67
     "flat (contrast 0.7)": (0.988, 0.983, 0.916),  # 100 / 99.44 / 92.73
     "soft focus (0.23%)": (0.988, 0.977, 0.988),  # 100 / 98.89 / 100
-    "out of focus (0.4%)": (0.783, 0.841, 0.958),  # 79.44 / 89.51 / 96.97
-    "shaken (0.8%)": (0.983, 0.972, 0.988),  # 99.44 / 98.88 / 100
-    "shaken (1.1%)": (0.938, 0.860, 0.988),  # 95.00 / 87.13 / 100
-    "sensor noise (sigma 10)": (0.988, 0.966, 0.988),  # 100 / 97.78 / 100
+    "out of focus (0.4%)": (0.783, 0.841, 0.958),  # 79.44 / 95.10 / 96.97
+    "shaken (0.8%)": (0.983, 0.972, 0.988),  # 99.44 / 98.32 / 100
+    "shaken (1.1%)": (0.938, 0.853, 0.988),  # 95.00 / 86.55 / 100
+    "sensor noise (sigma 10)": (0.988, 0.966, 0.988),  # 100 / 98.89 / 100
     # No colour to read: every die's colour comes with confidence 0 (`vision.read.holds_colour`), so the
     # colours named are no reading and have no floor. Values measured in session 42.
-    "greyscale": (0.988, 0.916, 0.0),  # 100 / 93.33 / (29.09)
+    "greyscale": (0.988, 0.916, 0.0),  # 100 / 95.00 / (29.09)
 }
 
 
@@ -164,7 +167,7 @@ def test_the_validation_photos_read_well_when_changed(recognizer: DiceRecognizer
 CLOSE_UP_FLOORS = {
     1.5: (0.985, 0.985, 0.985),  # measured 100 / 99.45 / 99.44
     2.0: (0.985, 0.99, 0.985),  # 100 / 100 / 99.45
-    3.0: (0.99, 0.99, 0.98),  # 100 / 100 / 99.22
+    3.0: (0.99, 0.99, 0.98),  # 100 / 100 / 98.82
     4.0: (0.985, 0.99, 0.99),  # 99.43 / 100 / 99.71
 }
 
