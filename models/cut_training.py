@@ -1,7 +1,7 @@
 """The training loop the games' small networks on cuts share (the Sagrada space classifier and face reader,
 the Run Buster face reader and face locator): every cut is in memory, so each epoch is one shuffled pass
-over them. Also what the face readers' and the locator's trainers draw alike: a colour cast's white
-balance; and how both face readers are fitted, scored and exported."""
+over them. Also what the face readers' and the locators' trainers draw alike: a colour cast's white
+balance, quarter turns, light and noise; and how the face readers are fitted, scored and exported."""
 
 from __future__ import annotations
 
@@ -96,14 +96,24 @@ def cast_gains(view: BGRImage, rng: np.random.Generator) -> FloatArray:
     return white_balance_gains(np.clip(view * cast, 0, 255).astype(np.uint8)) * cast
 
 
+def quarter_turned(cuts: Cuts, turns: npt.NDArray[np.int64]) -> Cuts:
+    """Each cut turned `turns` quarters counterclockwise (`np.rot90`)."""
+    return np.stack([np.rot90(cut, int(k)) for cut, k in zip(cuts, turns, strict=True)])
+
+
+def lit(cuts: Cuts, rng: np.random.Generator, channel_gains: tuple[float, float] | None = None) -> Cuts:
+    """Cuts under other light (a gain each; with `channel_gains`, each channel's own gain drawn in that range
+    too, as a white balance left a little off) with a little noise."""
+    gains = rng.uniform(0.8, 1.2, (len(cuts), 1, 1, 1))
+    if channel_gains is not None:
+        gains = gains * rng.uniform(*channel_gains, (len(cuts), 1, 1, 3))
+    noisy = cuts * gains + rng.normal(0, 3, cuts.shape)
+    return np.clip(noisy, 0, 255).astype(np.uint8)
+
+
 def augment_faces(cuts: Cuts, labels: Labels, rng: np.random.Generator) -> tuple[Cuts, Labels]:
     """Quarter turns (a die lies any way round), light changes, a little noise."""
-    turned = np.stack(
-        [np.rot90(cut, int(k)) for cut, k in zip(cuts, rng.integers(0, 4, len(cuts)), strict=True)]
-    )
-    gains = rng.uniform(0.8, 1.2, (len(cuts), 1, 1, 1))
-    noisy = turned * gains + rng.normal(0, 3, turned.shape)
-    return np.clip(noisy, 0, 255).astype(np.uint8), labels
+    return lit(quarter_turned(cuts, rng.integers(0, 4, len(cuts))), rng), labels
 
 
 def fit_face_reader(

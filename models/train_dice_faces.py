@@ -6,11 +6,11 @@ Run after `python -m models.train_dice_locator`: the cuts are made where the shi
 each face, so the reader learns the locator's errors too. Each die's box is shaken as a detector's can be
 (its centre a normal step of 0.06 of its side on each axis, its size 8 % either way), its face found from
 there (`vision.relocate.BoxLocator`) and cut square (`vision.relocate.square_cuts`) under a random colour
-cast, labelled with its value. The photos: the locator's (`models.train_dice_locator.round_trip_photo`: the
-rendered round trip's kind at seeds apart from the benchmark's, a quarter of them with the dice of the real
-photos outside the validation split laid on the renderer's tables), and those real photos themselves (each
-die eight times). Prints the share of dice read right (one look, unturned) on held-out photos of the same
-mix, the real photos left out.
+cast, labelled with its value; every batch shows its cuts varied afresh (`jittered`). The photos: the
+locator's (`models.train_dice_locator.round_trip_photo`: the rendered round trip's kind at seeds apart from
+the benchmark's, a quarter of them with the dice of the real photos outside the validation split laid on the
+renderer's tables), and those real photos themselves (each die eight times). Prints the share of dice read
+right (one look, unturned) on held-out photos of the same mix, the real photos left out.
 """
 
 from __future__ import annotations
@@ -23,7 +23,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from models.cut_training import Cuts, Labels, cast_gains, export_face_reader, fit_face_reader, share_right
+from models.cut_training import (
+    Cuts,
+    Labels,
+    cast_gains,
+    export_face_reader,
+    fit_face_reader,
+    lit,
+    share_right,
+)
 from models.run import add_bfloat16_option, start_run
 from models.train_dice import REAL_PHOTOS, training_photo_names
 from models.train_dice_locator import round_trip_photo
@@ -61,8 +69,9 @@ def shaken(box: Box, rng: np.random.Generator) -> Box:
 
 
 def jittered(cuts: Cuts, labels: Labels, rng: np.random.Generator) -> tuple[Cuts, Labels]:
-    """Each cut at one of the square's eight symmetries (a mirrored face shows the same value), moved, scaled
-    and turned a little, now and then blurred; then light and white-balance changes and a little noise."""
+    """Each cut at one of the square's eight symmetries (a mirrored face shows the same value), moved and
+    scaled a little, turned any way, now and then blurred; then light and white-balance changes and a little
+    noise (`models.cut_training.lit`)."""
     side = cuts.shape[1]
     centre = (side - 1) / 2
     varied = np.empty_like(cuts)
@@ -84,9 +93,7 @@ def jittered(cuts: Cuts, labels: Labels, rng: np.random.Generator) -> tuple[Cuts
         )
         if rng.random() < BLUR_SHARE:
             varied[index] = cv2.GaussianBlur(varied[index], (0, 0), rng.uniform(0.4, 1.0))
-    gains = rng.uniform(0.8, 1.2, (len(cuts), 1, 1, 1)) * rng.uniform(0.93, 1.07, (len(cuts), 1, 1, 3))
-    noisy = varied * gains + rng.normal(0, 3, varied.shape)
-    return np.clip(noisy, 0, 255).astype(np.uint8), labels
+    return lit(varied, rng, channel_gains=(0.93, 1.07)), labels
 
 
 def face_samples(scenes: int, seed: int, photo_repeats: int = PHOTO_REPEATS) -> tuple[Cuts, Labels]:

@@ -24,11 +24,11 @@ import numpy.typing as npt
 import torch
 from torch.nn.functional import smooth_l1_loss
 
-from models.cut_training import Cuts, cast_gains, export_face_locator, fit
+from models.cut_training import Cuts, cast_gains, export_face_locator, fit, lit, quarter_turned
 from models.dice_nets import FaceShapeNet
 from models.run import start_run
 from models.train_dice import training_split_crops
-from models.train_runbuster_footprints import lit, quarter_turned, turned_offsets
+from models.train_runbuster_footprints import turned_offsets
 from vision.face_locator import CUT_PX, cut_side, locator_cuts
 from vision.relocate import FACE_SHARE, LOCATOR_MODEL, BoxLocator, face_shape
 from vision.synth.real_dice import render_real_dice_scene

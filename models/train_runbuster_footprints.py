@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 from torch.nn.functional import smooth_l1_loss
 
-from models.cut_training import Cuts, cast_gains, export_face_locator, fit, outputs
+from models.cut_training import Cuts, cast_gains, export_face_locator, fit, lit, outputs, quarter_turned
 from models.dice_nets import FaceLocatorNet
 from models.run import start_run
 from models.train_dice import top_faces_in_view
@@ -85,11 +85,6 @@ def augment(cuts: Cuts, offsets: Offsets, rng: np.random.Generator) -> tuple[Cut
     return lit(quarter_turned(cuts, turns), rng), turned_offsets(offsets, turns)
 
 
-def quarter_turned(cuts: Cuts, turns: npt.NDArray[np.int64]) -> Cuts:
-    """Each cut turned `turns` quarters counterclockwise (`np.rot90`)."""
-    return np.stack([np.rot90(cut, int(k)) for cut, k in zip(cuts, turns, strict=True)])
-
-
 def turned_offsets(offsets: Offsets, turns: npt.NDArray[np.int64]) -> Offsets:
     """Each offset turned as `quarter_turned` turns its cut."""
     turned = offsets.copy()
@@ -98,13 +93,6 @@ def turned_offsets(offsets: Offsets, turns: npt.NDArray[np.int64]) -> Offsets:
         more = turns > _turn
         turned[more] = np.stack((turned[more, 1], -turned[more, 0]), axis=1)
     return turned
-
-
-def lit(cuts: Cuts, rng: np.random.Generator) -> Cuts:
-    """Cuts under other light (a gain each) with a little noise."""
-    gains = rng.uniform(0.8, 1.2, (len(cuts), 1, 1, 1))
-    noisy = cuts * gains + rng.normal(0, 3, cuts.shape)
-    return np.clip(noisy, 0, 255).astype(np.uint8)
 
 
 def location_errors(network: FaceLocatorNet, cuts: Cuts, offsets: Offsets) -> npt.NDArray[np.float64]:
