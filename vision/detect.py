@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.decode import BGRImage
-from vision.evaluation import box_iou
+from vision.evaluation import box_ious
 from vision.observation import Box
 from vision.onnx_session import MODELS_FOLDER, open_session
 
@@ -109,24 +109,41 @@ def heatmap_peaks(
     local_max = cv2.dilate(heat, np.ones((3, 3), np.uint8))
     rows, cols = np.nonzero((heat >= local_max) & (heat >= settings.min_score))
     scores = heat[rows, cols]
-    candidates = []
-    for index in np.argsort(-scores)[: settings.max_dice * 2]:
-        row, col = rows[index], cols[index]
-        cx = float(col + prediction[3, row, col]) * pixels_per_cell
-        cy = float(row + prediction[4, row, col]) * pixels_per_cell
-        half_width = float(np.exp(prediction[1, row, col])) * pixels_per_cell / 2
-        half_height = float(np.exp(prediction[2, row, col])) * pixels_per_cell / 2
-        box = (cx - half_width, cy - half_height, cx + half_width, cy + half_height)
-        candidates.append(DieCandidate(box, float(scores[index])))
-    return _drop_duplicates(candidates, settings)[: settings.max_dice]
+    order = np.argsort(-scores)[: settings.max_dice * 2]
+    rows, cols, scores = rows[order], cols[order], scores[order]
+    centres_x = (cols + prediction[3, rows, cols]) * pixels_per_cell
+    centres_y = (rows + prediction[4, rows, cols]) * pixels_per_cell
+    half_widths = np.exp(prediction[1, rows, cols]).astype(np.float64) * pixels_per_cell / 2
+    half_heights = np.exp(prediction[2, rows, cols]).astype(np.float64) * pixels_per_cell / 2
+    boxes = np.stack(
+        [
+            centres_x - half_widths,
+            centres_y - half_heights,
+            centres_x + half_widths,
+            centres_y + half_heights,
+        ],
+        axis=1,
+    )
+    kept = _without_duplicates(boxes, settings.duplicate_iou)[: settings.max_dice]
+    return [DieCandidate(tuple(boxes[k].tolist()), float(scores[k])) for k in kept]
+
+
+def _without_duplicates(boxes: npt.NDArray[np.float64], duplicate_iou: float) -> list[int]:
+    """Indices of `boxes` (N x 4, surest first) each kept unless it overlaps a surer kept one by
+    `duplicate_iou` or more (`vision.evaluation.box_iou`), in their order."""
+    ious = box_ious(boxes, boxes)
+    duplicate = np.zeros(len(boxes), bool)
+    kept = []
+    for index in range(len(boxes)):
+        if not duplicate[index]:
+            kept.append(index)
+            duplicate |= ious[index] >= duplicate_iou
+    return kept
 
 
 def _drop_duplicates(candidates: list[DieCandidate], settings: DetectorSettings) -> list[DieCandidate]:
-    kept: list[DieCandidate] = []
-    for candidate in candidates:
-        if all(box_iou(candidate.box, other.box) < settings.duplicate_iou for other in kept):
-            kept.append(candidate)
-    return kept
+    boxes = np.array([candidate.box for candidate in candidates], np.float64).reshape(-1, 4)
+    return [candidates[index] for index in _without_duplicates(boxes, settings.duplicate_iou)]
 
 
 class DiceDetector:

@@ -10,6 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 Box = tuple[float, float, float, float]
 """An axis-aligned box: left, top, right, bottom in pixels."""
 
@@ -30,10 +33,20 @@ def overlap_area(a: Box, b: Box) -> float:
     return width * height if width > 0 and height > 0 else 0.0
 
 
-def share_inside(inner: Box, outer: Box) -> float:
-    """How much of `inner`'s area lies inside `outer` (0 to 1)."""
-    area = box_area(inner)
-    return overlap_area(inner, outer) / area if area > 0 else 0.0
+def overlap_areas(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """`overlap_area` of each of the boxes `a` (N x 4) with each of `b` (M x 4), as an N x M array: the same
+    arithmetic, for the hundreds of boxes a detector pass compares."""
+    a, b = a[:, None, :], b[None, :, :]
+    width = np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0])
+    height = np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1])
+    areas: npt.NDArray[np.float64] = np.where((width > 0) & (height > 0), width * height, 0.0)
+    return areas
+
+
+def box_areas(boxes: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """`box_area` of each of `boxes` (N x 4)."""
+    areas: npt.NDArray[np.float64] = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    return areas
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ import numpy as np
 from vision.colors import DIE_COLORS
 from vision.decode import BGRImage, DecodeLimits, decode_image
 from vision.detect import DETECTOR_MODEL, DetectorSettings, DiceDetector, DieCandidate
-from vision.observation import DetectedDie, DiceObservation, box_centre, share_inside
+from vision.observation import DetectedDie, DiceObservation, box_areas, box_centre, overlap_areas
 from vision.read import READER_MODEL, SECOND_LOOK_BELOW, DiceReader, DieReading, white_balance_gains
 from vision.relocate import (
     FACE_READ_BELOW,
@@ -205,14 +205,22 @@ def without_parts(dice: Sequence[DetectedDie], share: float) -> tuple[DetectedDi
     count). With the wholes, the validation split read a tray as a die in 3 of its 30 photos unless the
     tray's box is dropped.
     """
+    boxes = np.array([die.box for die in dice], np.float64).reshape(-1, 4)
+    areas = box_areas(boxes)
+    # shares[i, j]: how much of box i's area lies inside box j (0 for a box of no area).
+    shares = np.divide(
+        overlap_areas(boxes, boxes),
+        areas[:, None],
+        out=np.zeros((len(dice), len(dice))),
+        where=areas[:, None] > 0,
+    )
+    nested = np.maximum(shares, shares.T) >= share
+    in_a_kept_one = np.zeros(len(dice), bool)
     kept: list[int] = []
     for index in sorted(range(len(dice)), key=lambda index: -dice[index].detection_confidence):
-        box = dice[index].box
-        if all(
-            max(share_inside(box, dice[other].box), share_inside(dice[other].box, box)) < share
-            for other in kept
-        ):
+        if not in_a_kept_one[index]:
             kept.append(index)
+            in_a_kept_one |= nested[index]
     return tuple(dice[index] for index in sorted(kept))
 
 
