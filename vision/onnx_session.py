@@ -12,7 +12,8 @@ MODELS_FOLDER = Path(__file__).resolve().parent.parent / "models"
 
 
 def open_session(path: Path, threads: int, rebuild: str) -> ort.InferenceSession:
-    """An onnxruntime CPU session on `threads` intra-op threads (one inter-op thread: graphs are serial).
+    """An onnxruntime CPU session on `threads` intra-op threads that sleep between runs (one inter-op thread:
+    graphs are serial).
 
     A missing file is named with `rebuild`, the command that trains it again."""
     if not path.is_file():
@@ -20,6 +21,10 @@ def open_session(path: Path, threads: int, rebuild: str) -> ort.InferenceSession
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
+    # Several sessions run one after another, each with its own pool of intra-op threads; left spinning
+    # after a run, those threads held the cores the next session needed and two threads read a 1280x720
+    # frame in 76 ms against 35 without spinning (`python bench/bench_vision.py --scenes 0`).
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     try:
         return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])

@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 
 from vision.colors import COLOR_SETS
-from vision.detect import DieCandidate
+from vision.detect import DETECTOR_MODEL, DieCandidate
 from vision.errors import ModelUnavailable, UnreadableImage
 from vision.evaluation import load_labelled_photos, match_boxes, read_rendered_scenes, summarise
 from vision.observation import Box, DetectedDie, box_centre
+from vision.onnx_session import open_session
 from vision.recognizer import DiceRecognizer, without_parts, without_specks
 from vision.synth.scene import SceneConfig, render_scene
 
@@ -104,6 +105,14 @@ def test_unreadable_input_raises_a_vision_error(recognizer: DiceRecognizer) -> N
 def test_missing_model_is_a_typed_error(tmp_path: Path) -> None:
     with pytest.raises(ModelUnavailable, match=r"nothing\.onnx: model file not found"):
         DiceRecognizer(detector_model=tmp_path / "nothing.onnx")
+
+
+def test_model_sessions_let_their_threads_sleep_between_runs() -> None:
+    """The recognizer runs four sessions in turn: with their pools spinning, two threads read a frame twice
+    as slowly as one (`vision.onnx_session`)."""
+    options = open_session(DETECTOR_MODEL, 2, "python -m models.train_dice").get_session_options()
+    assert options.intra_op_num_threads == 2
+    assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
 
 
 def _die(box: Box, confidence: float, value: int = 1) -> DetectedDie:
