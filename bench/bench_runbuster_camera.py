@@ -24,9 +24,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from vision.detect import DETECTOR_MODEL
-from vision.evaluation import box_iou, centres_match
+from vision.evaluation import centres_match
 from vision.markers import FloatArray, MatLocation
-from vision.observation import DetectedDie, box_centre
+from vision.observation import DetectedDie, box_centre, box_iou
 from vision.read import READER_MODEL
 from vision.runbuster.faces import FACE_MODEL
 from vision.runbuster.footprints import LOCATOR_MODEL

@@ -27,8 +27,9 @@ from models.dice_nets import DiceDetectorNet, DiceReaderNet
 from models.run import add_bfloat16_option, bfloat16_training, export, start_run
 from vision.colors import COLOR_SETS
 from vision.detect import DETECTOR_MODEL, DETECTOR_STRIDE, DetectorSettings, DiceDetector
-from vision.evaluation import box_iou, load_labelled_photos, match_boxes, read_split, summarise
+from vision.evaluation import load_labelled_photos, match_boxes, read_split, summarise
 from vision.markers import FloatArray, MatLocation, MatNotFound
+from vision.observation import box_iou
 from vision.read import (
     COLOR_CLASSES,
     CROP_MARGIN,

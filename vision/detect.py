@@ -31,8 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.decode import BGRImage
-from vision.evaluation import box_ious
-from vision.observation import Box
+from vision.observation import Box, box_ious
 from vision.onnx_session import MODELS_FOLDER, open_session
 
 DETECTOR_STRIDE = 4
@@ -130,7 +129,7 @@ def heatmap_peaks(
 
 def _without_duplicates(boxes: npt.NDArray[np.float64], duplicate_iou: float) -> list[int]:
     """Indices of `boxes` (N x 4, surest first) each kept unless it overlaps a surer kept one by
-    `duplicate_iou` or more (`vision.evaluation.box_iou`), in their order."""
+    `duplicate_iou` or more (`vision.observation.box_iou`), in their order."""
     ious = box_ious(boxes, boxes)
     duplicate = np.zeros(len(boxes), bool)
     kept = []

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.decode import BGRImage, read_image_size, resized
-from vision.observation import Box, DetectedDie, box_area, box_areas, box_centre, overlap_area, overlap_areas
+from vision.observation import Box, DetectedDie, box_area, box_centre, overlap_area
 from vision.relocate import flat_view
 from vision.synth.scene import RenderedDie, Scene, SceneConfig, motion_blur, render_scene, veiled
 
@@ -113,21 +113,6 @@ def read_split(path: Path) -> list[str]:
     """File names listed one a line; blank lines and lines starting with # are ignored."""
     lines = (line.strip() for line in path.read_text().splitlines())
     return [line for line in lines if line and not line.startswith("#")]
-
-
-def box_iou(a: Box, b: Box) -> float:
-    overlap = overlap_area(a, b)
-    return overlap / (box_area(a) + box_area(b) - overlap) if overlap else 0.0
-
-
-def box_ious(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """`box_iou` of each of the boxes `a` (N x 4) with each of `b` (M x 4), as an N x M array."""
-    overlap = overlap_areas(a, b)
-    union = box_areas(a)[:, None] + box_areas(b)[None, :]
-    ious: npt.NDArray[np.float64] = np.divide(
-        overlap, union - overlap, out=np.zeros_like(overlap), where=overlap != 0
-    )
-    return ious
 
 
 def centres_match(a: Box, b: Box) -> bool:

@@ -49,6 +49,21 @@ def box_areas(boxes: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     return areas
 
 
+def box_iou(a: Box, b: Box) -> float:
+    overlap = overlap_area(a, b)
+    return overlap / (box_area(a) + box_area(b) - overlap) if overlap else 0.0
+
+
+def box_ious(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """`box_iou` of each of the boxes `a` (N x 4) with each of `b` (M x 4), as an N x M array."""
+    overlap = overlap_areas(a, b)
+    union = box_areas(a)[:, None] + box_areas(b)[None, :]
+    ious: npt.NDArray[np.float64] = np.divide(
+        overlap, union - overlap, out=np.zeros_like(overlap), where=overlap != 0
+    )
+    return ious
+
+
 @dataclass(frozen=True)
 class DetectedDie:
     """One die: where it is (centre and axis-aligned box) and its read top-face value and colour."""

@@ -14,8 +14,6 @@ from vision.evaluation import (
     LabelledPhoto,
     Perturbation,
     RenderedReading,
-    box_iou,
-    box_ious,
     centres_match,
     die_outcomes,
     load_labelled_photos,
@@ -181,16 +179,3 @@ def test_a_change_of_light_keeps_the_boxes_and_the_pixels_in_range() -> None:
     changed, moved = perturbation_named("warm light").apply(photo, image)
     assert moved == photo and changed.shape == image.shape
     assert changed[50, 140].tolist() == [178, 229, 255]  # 255 x (0.7, 0.9, 1.1), clipped
-
-
-def test_box_ious_give_box_iou_of_every_pair() -> None:
-    """The detector drops duplicates by the array form: it must agree with the pairwise one exactly, apart,
-    touching, nested, equal and empty boxes included."""
-    rng = np.random.default_rng(3)
-    corners = rng.uniform(0, 100, (40, 2))
-    boxes = np.concatenate([corners, corners + rng.uniform(0, 40, (40, 2))], axis=1)
-    edge_cases = [(0, 0, 10, 10), (10, 0, 20, 10), (0, 0, 10, 10), (2, 2, 8, 8), (5, 5, 5, 9)]
-    boxes = np.concatenate([boxes, np.array(edge_cases, np.float64)])
-    expected = [[box_iou(tuple(a), tuple(b)) for b in boxes.tolist()] for a in boxes.tolist()]
-    assert box_ious(boxes, boxes).tolist() == expected
-    assert box_ious(boxes[-5:-4], boxes[-4:]).tolist() == [[0.0, 1.0, 0.36, 0.0]]
