@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.decode import BGRImage
-from vision.observation import Box, box_ious
+from vision.observation import Box, box_ious, kept_in_order
 from vision.onnx_session import MODELS_FOLDER, open_session
 
 DETECTOR_STRIDE = 4
@@ -130,17 +130,11 @@ def heatmap_peaks(
 def _without_duplicates(boxes: npt.NDArray[np.float64], duplicate_iou: float) -> list[int]:
     """Indices of `boxes` (N x 4, surest first) each kept unless it overlaps a surer kept one by
     `duplicate_iou` or more (`vision.observation.box_iou`), in their order."""
-    ious = box_ious(boxes, boxes)
-    duplicate = np.zeros(len(boxes), bool)
-    kept = []
-    for index in range(len(boxes)):
-        if not duplicate[index]:
-            kept.append(index)
-            duplicate |= ious[index] >= duplicate_iou
-    return kept
+    return kept_in_order(range(len(boxes)), box_ious(boxes, boxes) >= duplicate_iou)
 
 
 def _drop_duplicates(candidates: list[DieCandidate], settings: DetectorSettings) -> list[DieCandidate]:
+    """`candidates` (surest first) less those a surer one duplicates (`_without_duplicates`)."""
     boxes = np.array([candidate.box for candidate in candidates], np.float64).reshape(-1, 4)
     return [candidates[index] for index in _without_duplicates(boxes, settings.duplicate_iou)]
 

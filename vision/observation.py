@@ -6,7 +6,7 @@ y down, so that a client can draw on the file it sent without knowing about orie
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,6 +62,18 @@ def box_ious(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> npt.NDAr
         overlap, union - overlap, out=np.zeros_like(overlap), where=overlap != 0
     )
     return ious
+
+
+def kept_in_order(order: Iterable[int], clashes: npt.NDArray[np.bool_]) -> list[int]:
+    """The indices of `order` each kept unless it clashes with one kept before it (`clashes[i, j]`, both
+    ways): the greedy pass behind the detector's duplicates and the recognizer's parts of dice."""
+    taken = np.zeros(len(clashes), bool)
+    kept = []
+    for index in order:
+        if not taken[index]:
+            kept.append(index)
+            taken |= clashes[index]
+    return kept
 
 
 @dataclass(frozen=True)

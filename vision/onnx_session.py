@@ -22,8 +22,8 @@ def open_session(path: Path, threads: int, rebuild: str) -> ort.InferenceSession
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     # Several sessions run one after another, each with its own pool of intra-op threads; left spinning
-    # after a run, those threads held the cores the next session needed and two threads read a 1280x720
-    # frame in 76 ms against 35 without spinning (`python bench/bench_vision.py --scenes 0`).
+    # after a run, those threads held the cores the next session needed: on two threads the 1280x720 frame
+    # of `python bench/bench_vision.py --scenes 0` took 84-88 ms spinning and 34-35 ms not (session 65).
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     try:

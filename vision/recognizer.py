@@ -17,7 +17,14 @@ import numpy as np
 from vision.colors import DIE_COLORS
 from vision.decode import BGRImage, DecodeLimits, decode_image
 from vision.detect import DETECTOR_MODEL, DetectorSettings, DiceDetector, DieCandidate
-from vision.observation import DetectedDie, DiceObservation, box_areas, box_centre, overlap_areas
+from vision.observation import (
+    DetectedDie,
+    DiceObservation,
+    box_areas,
+    box_centre,
+    kept_in_order,
+    overlap_areas,
+)
 from vision.read import READER_MODEL, SECOND_LOOK_BELOW, DiceReader, DieReading, white_balance_gains
 from vision.relocate import (
     FACE_READ_BELOW,
@@ -214,13 +221,8 @@ def without_parts(dice: Sequence[DetectedDie], share: float) -> tuple[DetectedDi
         out=np.zeros((len(dice), len(dice))),
         where=areas[:, None] > 0,
     )
-    nested = np.maximum(shares, shares.T) >= share
-    in_a_kept_one = np.zeros(len(dice), bool)
-    kept: list[int] = []
-    for index in sorted(range(len(dice)), key=lambda index: -dice[index].detection_confidence):
-        if not in_a_kept_one[index]:
-            kept.append(index)
-            in_a_kept_one |= nested[index]
+    surest_first = sorted(range(len(dice)), key=lambda index: -dice[index].detection_confidence)
+    kept = kept_in_order(surest_first, np.maximum(shares, shares.T) >= share)
     return tuple(dice[index] for index in sorted(kept))
 
 

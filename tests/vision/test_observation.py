@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.observation import box_iou, box_ious
+from vision.observation import box_iou, box_ious, kept_in_order
 
 
 def test_box_ious_give_box_iou_of_every_pair() -> None:
@@ -18,3 +18,10 @@ def test_box_ious_give_box_iou_of_every_pair() -> None:
     expected = [[box_iou(tuple(a), tuple(b)) for b in boxes.tolist()] for a in boxes.tolist()]
     assert box_ious(boxes, boxes).tolist() == expected
     assert box_ious(boxes[-5:-4], boxes[-4:]).tolist() == [[0.0, 1.0, 0.36, 0.0]]
+
+
+def test_only_a_kept_box_drops_those_that_clash_with_it() -> None:
+    """Boxes 0 and 1 clash, and 1 and 2: taken in order 0, 1, 2, box 1 goes and so cannot drop box 2."""
+    clashes = np.array([[False, True, False], [True, False, True], [False, True, False]])
+    assert kept_in_order([0, 1, 2], clashes) == [0, 2]
+    assert kept_in_order([1, 0, 2], clashes) == [1]
