@@ -245,6 +245,39 @@ def test_every_window_of_a_table_photo_is_aligned_after_the_near_ones() -> None:
         assert lattice is not None and min(corner_error(lattice, window)) < 0.2, window.pattern
 
 
+def test_a_parallelogram_s_completions_are_no_new_quads() -> None:
+    """Each corner of a parallelogram already lies where the other three put it: completing it gives the
+    outline back, which the search would only match and align again."""
+    square_on = np.array([[100.0, 50], [400, 50], [400, 290], [100, 290]])
+    assert _completions(square_on) == []
+    bent = square_on.copy()
+    bent[2] = (380.0, 270.0)
+    completed = _completions(bent)
+    assert len(completed) == 4
+    assert all(np.count_nonzero(np.any(quad != bent, axis=1)) == 1 for quad in completed)
+
+
+def test_no_guess_is_aligned_twice(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A photo whose dark regions hold rectangles (the photo's edge cuts them square): each guess at such a
+    place is aligned once. (Until session 66 each rectangle's completions were the rectangle again, and
+    the three guesses there were aligned four times over, the photo's whole budget.)"""
+    base = SagradaConfig(windows=(1, 1), window_px=(220.0, 380.0), fill=(0.2, 0.6))
+    scene = render_window_scene(
+        replace(base, scene=replace(base.scene, width=1280, height=720)), np.random.default_rng(3)
+    )
+    aligned_at: list[npt.NDArray[np.float64]] = []
+
+    def counted(brightness: npt.NDArray[np.float32], match: float, grid_to_image: npt.NDArray[np.float64]):
+        aligned_at.append(project(grid_to_image, _GRID_CORNERS))
+        return _aligned(brightness, match, grid_to_image)
+
+    monkeypatch.setattr("vision.sagrada.lattice._aligned", counted)
+    assert len(find_windows(scene.image)) == 1
+    assert len(aligned_at) > 3  # the test means something: more than one place was tried
+    for index, corners in enumerate(aligned_at):
+        assert all(not np.allclose(corners, earlier) for earlier in aligned_at[:index])
+
+
 def test_half_turn_swaps_the_corners_and_back() -> None:
     lattice = WindowLattice(np.array([[10.0, 1, 50], [-1, 10, 80], [0, 0, 1]]), 0.3, 0.7)
     turned = lattice.turned()
