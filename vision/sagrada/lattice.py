@@ -615,8 +615,8 @@ def _restored(corners: FloatArray, outline: npt.NDArray[np.int32]) -> list[Float
 def _completions(corners: FloatArray) -> list[FloatArray]:
     """The quads with one corner replaced by the parallelogram of the other three: light or
     glare on one part of the frame cuts that corner off the dark outline. A corner already where the other
-    three put it gives no new quad: every corner of a parallelogram (a card outlined square-on) would give
-    the outline itself, four more times."""
+    three put it gives no new quad: every corner of a parallelogram (an outline `_restored` already
+    completed, a dark region the photo's edge cuts square) would give the outline itself, four more times."""
     quads = []
     for index in range(4):
         completed = corners.copy()

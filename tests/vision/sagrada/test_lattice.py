@@ -258,9 +258,10 @@ def test_a_parallelogram_s_completions_are_no_new_quads() -> None:
 
 
 def test_no_guess_is_aligned_twice(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A photo whose dark regions hold rectangles (the photo's edge cuts them square): each guess at such a
-    place is aligned once. (Until session 66 each rectangle's completions were the rectangle again, and
-    the three guesses there were aligned four times over, the photo's whole budget.)"""
+    """A photo whose candidate outlines hold parallelograms (outlines already completed, dark regions the
+    photo's edge cuts square): each guess is aligned once. (Until session 66 a parallelogram's completions
+    were the parallelogram again, and here three guesses were aligned four times over, the photo's whole
+    budget of fruitless alignments.)"""
     base = SagradaConfig(windows=(1, 1), window_px=(220.0, 380.0), fill=(0.2, 0.6))
     scene = render_window_scene(
         replace(base, scene=replace(base.scene, width=1280, height=720)), np.random.default_rng(3)
