@@ -398,7 +398,7 @@ player's seat) was never let in, however well its grid matched the layout."""
 _GRID_ASPECT = GRID_WIDTH / GRID_HEIGHT
 
 
-def _plausible(corners: FloatArray, grid: bool = False) -> bool:
+def _plausible(corners: FloatArray, of_grid: bool = False) -> bool:
     """Whether a quad can be a card seen by a camera: convex, opposite sides of like length. A card's
     outline, whose turn is not known, has neither pair of sides more than twice the other; a grid (its first
     side along its rows) is no more foreshortened either way than a view `_STEEPEST_VIEW` from overhead."""
@@ -410,7 +410,7 @@ def _plausible(corners: FloatArray, grid: bool = False) -> bool:
         return False
     opposite = np.maximum(lengths[:2] / lengths[2:], lengths[2:] / lengths[:2])
     across = (lengths[0] + lengths[2]) / (lengths[1] + lengths[3])
-    if grid:
+    if of_grid:
         foreshortened = math.cos(math.radians(_STEEPEST_VIEW))
         return bool(opposite.max() < 1.7 and foreshortened < across / _GRID_ASPECT < 1 / foreshortened)
     return bool(opposite.max() < 1.7 and 0.5 < across < 2.0)
@@ -696,7 +696,7 @@ def _windows_in(brightness: npt.NDArray[np.float32], min_grid_px: float) -> list
         for placed in _placements(grid_to_image, offsets):
             grid = project(placed, _GRID_CORNERS)
             # Only a grid a window could be is worth the layout match.
-            if _plausible(grid, grid=True) and _wide_enough(placed, min_grid_px):
+            if _plausible(grid, of_grid=True) and _wide_enough(placed, min_grid_px):
                 tried.append((_COARSE.match(brightness, placed), placed, grid))
     # Every guess of a window's width may stand as a rival at a place; only those matching the layout
     # fairly (`_MIN_GUESS_MATCH`) open a place of their own.
@@ -728,7 +728,7 @@ def _windows_in(brightness: npt.NDArray[np.float32], min_grid_px: float) -> list
         outline = project(best[1], _GRID_CORNERS)
         if (
             (best[0] >= MIN_LAYOUT_MATCH or (best[0] >= MIN_OUTLINED_MATCH and _outline_agrees(best)))
-            and _plausible(outline, grid=True)
+            and _plausible(outline, of_grid=True)
             and float(np.linalg.norm(outline[1] - outline[0])) >= min_grid_px
         ):
             found.append([best, *(fit for fit in fits if fit is not best)])
