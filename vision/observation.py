@@ -50,6 +50,7 @@ def box_areas(boxes: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
 
 
 def box_iou(a: Box, b: Box) -> float:
+    """Intersection over union of two boxes (0 where they do not overlap)."""
     overlap = overlap_area(a, b)
     return overlap / (box_area(a) + box_area(b) - overlap) if overlap else 0.0
 

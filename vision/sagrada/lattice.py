@@ -396,6 +396,8 @@ let a grid in up to 66 degrees along its rows but only 51 along its columns (it 
 high): a window seen more steeply along its columns (at the far side of a table photographed from a
 player's seat) was never let in, however well its grid matched the layout."""
 _GRID_ASPECT = GRID_WIDTH / GRID_HEIGHT
+_MOST_FORESHORTENED = math.cos(math.radians(_STEEPEST_VIEW))
+"""The share of a grid's width or height left seen at `_STEEPEST_VIEW`."""
 
 
 def _plausible(corners: FloatArray, of_grid: bool = False) -> bool:
@@ -411,8 +413,8 @@ def _plausible(corners: FloatArray, of_grid: bool = False) -> bool:
     opposite = np.maximum(lengths[:2] / lengths[2:], lengths[2:] / lengths[:2])
     across = (lengths[0] + lengths[2]) / (lengths[1] + lengths[3])
     if of_grid:
-        foreshortened = math.cos(math.radians(_STEEPEST_VIEW))
-        return bool(opposite.max() < 1.7 and foreshortened < across / _GRID_ASPECT < 1 / foreshortened)
+        shown = across / _GRID_ASPECT
+        return bool(opposite.max() < 1.7 and _MOST_FORESHORTENED < shown < 1 / _MOST_FORESHORTENED)
     return bool(opposite.max() < 1.7 and 0.5 < across < 2.0)
 
 

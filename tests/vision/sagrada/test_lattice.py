@@ -231,14 +231,20 @@ def test_the_name_strip_is_told_from_a_table_as_dark_as_the_frame(scenes: list[W
     assert told >= 19
 
 
+def table_photo(
+    size: tuple[int, int], windows: int, window_px: tuple[float, float], seed: int
+) -> WindowScene:
+    """A table photo of `size` (width, height) holding `windows` windows, each 20-60 % filled."""
+    base = SagradaConfig(windows=(windows, windows), window_px=window_px, fill=(0.2, 0.6))
+    config = replace(base, scene=replace(base.scene, width=size[0], height=size[1]))
+    return render_window_scene(config, np.random.default_rng(seed))
+
+
 def test_every_window_of_a_table_photo_is_aligned_after_the_near_ones() -> None:
     """Four windows in one photo, the ones at the back of the table small and matching the layout less
     well: the alignments that find the near windows do not spend the photo's budget. (With every alignment
     counted, as until session 50, the fourth window of this photo was never tried.)"""
-    base = SagradaConfig(windows=(4, 4), window_px=(175.0, 225.0), fill=(0.2, 0.6))
-    scene = render_window_scene(
-        replace(base, scene=replace(base.scene, width=1000, height=750)), np.random.default_rng(21)
-    )
+    scene = table_photo((1000, 750), 4, (175.0, 225.0), 21)
     found = find_windows(scene.image)
     for window in scene.windows:
         lattice = matching(found, window)
@@ -262,13 +268,12 @@ def test_no_guess_is_aligned_twice(monkeypatch: pytest.MonkeyPatch) -> None:
     photo's edge cuts square): each guess is aligned once. (Until session 66 a parallelogram's completions
     were the parallelogram again, and here three guesses were aligned four times over, the photo's whole
     budget of fruitless alignments.)"""
-    base = SagradaConfig(windows=(1, 1), window_px=(220.0, 380.0), fill=(0.2, 0.6))
-    scene = render_window_scene(
-        replace(base, scene=replace(base.scene, width=1280, height=720)), np.random.default_rng(3)
-    )
+    scene = table_photo((1280, 720), 1, (220.0, 380.0), 3)
     aligned_at: list[npt.NDArray[np.float64]] = []
 
-    def counted(brightness: npt.NDArray[np.float32], match: float, grid_to_image: npt.NDArray[np.float64]):
+    def counted(
+        brightness: npt.NDArray[np.float32], match: float, grid_to_image: npt.NDArray[np.float64]
+    ) -> tuple[float, npt.NDArray[np.float64]]:
         aligned_at.append(project(grid_to_image, _GRID_CORNERS))
         return _aligned(brightness, match, grid_to_image)
 
@@ -283,10 +288,7 @@ def test_a_window_seen_steeply_along_its_columns_is_found_on_its_grid() -> None:
     """At the far side of a table photographed from a player's seat, a window's grid may show more than
     twice as wide as high. (Until session 66 no quad whose sides differed more than twice passed for a card
     or a grid, and this window, read from the 12 MP photo at a quarter of its size, was never found.)"""
-    base = SagradaConfig(windows=(4, 4), window_px=(700.0, 900.0), fill=(0.2, 0.6))
-    scene = render_window_scene(
-        replace(base, scene=replace(base.scene, width=4000, height=3000)), np.random.default_rng(4)
-    )
+    scene = table_photo((4000, 3000), 4, (700.0, 900.0), 4)
     quarter = cv2.resize(scene.image, (1000, 750), interpolation=cv2.INTER_AREA)
     grid = scene.windows[2].corners / 4
     sides = np.linalg.norm(np.roll(grid, -1, axis=0) - grid, axis=1)
