@@ -219,15 +219,19 @@ class SagradaReader:
         self, pixels: BGRImage, fits: list[list[WindowLattice]], spaces: list[tuple[SpaceReading, ...]]
     ) -> tuple[list[WindowLattice], list[tuple[SpaceReading, ...]]]:
         """Each window's lattice and spaces: its first fit's (as read in `spaces`), or another fit's where the
-        first reads unsure (under `SURE_FIT`) and the other surer by `SURER_FIT`. Where dice hide the grout
-        the layout's best fit can lie off the grid, cutting the dice across."""
+        first reads unsure (under `SURE_FIT`) and the other surer by `SURER_FIT`, showing the card's name
+        strip beyond its row 4 at least as clearly (`WindowLattice.orientation_margin`). Where dice hide
+        the grout the layout's best fit can lie off the grid, cutting the dice across; but a fit turned a
+        quarter or half off the card can read its dice as surely, and the strip, which the dice never
+        cover, tells it from the true one (`models/SAGRADA_CELLS.md`, session 67)."""
         doubtful = [i for i, window in enumerate(fits) if len(window) > 1 and sureness(spaces[i]) < SURE_FIT]
         rivals = [rival for i in doubtful for rival in fits[i][1:]]
         readings = iter(zip(rivals, self.cells.read(pixels, rivals), strict=True))
         lattices, spaces = [window[0] for window in fits], list(spaces)
         for i in doubtful:
             for rival, seen in (next(readings) for _ in fits[i][1:]):
-                if sureness(seen) > sureness(spaces[i]) + SURER_FIT:
+                surer = sureness(seen) > sureness(spaces[i]) + SURER_FIT
+                if surer and rival.orientation_margin >= lattices[i].orientation_margin:
                     lattices[i], spaces[i] = rival, seen
         return lattices, spaces
 

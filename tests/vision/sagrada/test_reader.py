@@ -19,6 +19,7 @@ from vision.sagrada.reader import SagradaReader, UncertainSpace, WindowReading
 from vision.synth.real_dice import load_real_dice
 from vision.synth.sagrada import (
     RenderedWindow,
+    SagradaConfig,
     WindowScene,
     mat_photo_config,
     paste_real_dice,
@@ -87,6 +88,33 @@ def test_a_fit_the_layout_prefers_off_the_grid_gives_way_to_one_whose_spaces_rea
     assert np.abs(fits[0].corners - truth.corners).max() > 2 * pitch_px(truth)  # the layout's pick is off
     window = read_as(list(reader.read_pixels(scene.image).windows), truth)
     assert window is not None and window.window == truth.window
+
+
+@pytest.mark.parametrize(
+    ("config", "seed", "at", "as_jpeg"),
+    [
+        # The rival half a turn round and a third of a space off; the pixels, as the tests render them.
+        (window_config((0.85, 1.0)), 82069, 0, False),
+        # The rival a quarter turn round, over the name strip; a 12 MP phone photo read from its JPEG.
+        (phone_photo_config(), 71074, 1, True),
+    ],
+    ids=["finished window", "12 MP photo"],
+)
+def test_a_fit_turned_off_the_card_does_not_replace_one_that_shows_the_name_strip(
+    reader: SagradaReader, config: SagradaConfig, seed: int, at: int, as_jpeg: bool
+) -> None:
+    """A full window whose layout's best fit lies on the grid but reads the dice unsure; a rival fit turned
+    off the card reads them surer, yet shows the card's name strip beyond its row 4 less clearly."""
+    scene = render_window_scene(config, np.random.default_rng(seed))
+    truth = scene.windows[at]
+    if as_jpeg:
+        ok, encoded = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        assert ok
+        reading = reader.read(encoded.tobytes())
+    else:
+        reading = reader.read_pixels(scene.image)
+    window = read_as(list(reading.windows), truth)
+    assert window is not None, "the window was read through a fit off its grid"
 
 
 def test_windows_with_few_dice_are_read_and_named(
