@@ -680,7 +680,8 @@ def _windows_in(brightness: npt.NDArray[np.float32], min_grid_px: float) -> list
     Every candidate outline is tried in its four turns (and with one corner completed where none matches
     the layout, or where the photo's edge cuts the outline), and every lattice of printed spaces in each
     placement a window allows (its own grid standing for the outline, which then says nothing of which end
-    is row 1); the best guesses are aligned on the grout, a place at a time, until one holds there.
+    is row 1); the best guesses are aligned on the grout, a place at a time, until one holds there, and
+    a window found from a card's outline has the outline's other end aligned beside it (`_other_end`).
     """
     regions = _dark_regions(brightness, min_grid_px)
     tried = []
@@ -733,7 +734,8 @@ def _windows_in(brightness: npt.NDArray[np.float32], min_grid_px: float) -> list
             and _plausible(outline, of_grid=True)
             and float(np.linalg.norm(outline[1] - outline[0])) >= min_grid_px
         ):
-            found.append([best, *(fit for fit in fits if fit is not best)])
+            other_end = _other_end(brightness, tried[fits.index(best)], tried)
+            found.append([best, *(fit for fit in fits if fit is not best), *other_end])
             # Windows do not overlap: guesses on the window just found, which started too far off its
             # place to count as rivals there, would only align onto it again.
             waiting = [
@@ -746,6 +748,25 @@ def _windows_in(brightness: npt.NDArray[np.float32], min_grid_px: float) -> list
             fruitless += len(tried)
             waiting = [guess for guess in waiting if not any(guess is one for one in tried)]
     return found
+
+
+def _other_end(brightness: npt.NDArray[np.float32], guess: _Fit, tried: list[_Fit]) -> list[_Fit]:
+    """The guess's card outline taken the other way up, aligned, where not tried already. The grid lies
+    nearer the card's end away from the name strip, so the two ends put it a strip's width apart, and
+    where dice hide the grout the layout may match the wrong end better (12 MP photo 71031 of
+    `vision.synth.sagrada.phone_photo_config`). The strip tells the ends apart only once a fit is aligned
+    (`_turned_by_name_strip`); the fine alignment then weighs both fits (`find_window_fits`)."""
+    grids = _outline_grids(guess[2])
+    corners = project(guess[1], _GRID_CORNERS)
+    turn = next(
+        (turn for turn, grid in enumerate(grids) if _alike(project(grid, _GRID_CORNERS), corners)), None
+    )
+    if turn is None:  # a guess from printed spaces carries its grid as its outline: no card to turn
+        return []
+    other = grids[(turn + 2) % 4]
+    if any(_alike(project(one[1], _GRID_CORNERS), project(other, _GRID_CORNERS)) for one in tried):
+        return []
+    return [(*_aligned(brightness, _COARSE.match(brightness, other), other), guess[2])]
 
 
 def _outline_agrees(fit: _Fit) -> bool:
