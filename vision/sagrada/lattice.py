@@ -820,7 +820,8 @@ def find_window_fits(image: BGRImage, min_space_px: float = 12.0) -> list[list[W
     """Every window whose spaces show at least `min_space_px` wide, best layout match first: found in a
     copy shrunk to `WORKING_LONG_SIDE`, aligned on the full image's grout (each fit the shrunk copy
     weighed at its place), turned by its name strip. Each window comes with the fits aligned at its place,
-    the one the layout prefers first: where dice hide the grout the layout may prefer a fit off the grid,
+    the one the layout prefers first (of fits it matches alike, the one showing the name strip most
+    clearly: `_clearest_strip_first`): where dice hide the grout the layout may prefer a fit off the grid,
     which the spaces' reading can tell (`vision.sagrada.reader`)."""
     small, to_image, brightness = _working_copies(image)
     shrink = max(image.shape[:2]) / WORKING_LONG_SIDE
@@ -847,8 +848,18 @@ def find_window_fits(image: BGRImage, min_space_px: float = 12.0) -> list[list[W
             for match, grid_to_image, outline in kept
         ]
         if lattices[0] is not None:
-            windows.append([lattice for lattice in lattices if lattice is not None])
+            windows.append(_clearest_strip_first([lattice for lattice in lattices if lattice is not None]))
     return windows
+
+
+def _clearest_strip_first(fits: list[WindowLattice]) -> list[WindowLattice]:
+    """The fits at a place, the one showing the card's name strip most clearly beyond its row 4 first among
+    those the fine layout cannot tell from the first (within `_FINE_CLEARLY_BETTER`): where dice hide the
+    grout, fits a fifth to half a space apart match it alike, and the strip, which no die covers, shows
+    best through the fit on the grid (`models/SAGRADA_CELLS.md`, session 67)."""
+    alike = [fit for fit in fits if fit.layout_match >= fits[0].layout_match - _FINE_CLEARLY_BETTER]
+    clearest = max(alike, key=lambda fit: fit.orientation_margin)
+    return [clearest, *(fit for fit in fits if fit is not clearest)]
 
 
 def _turned_by_name_strip(
