@@ -46,7 +46,8 @@ class WindowLattice:
     from r1c1's outer corner, y down the 4 rows) to image pixels, and how sure the orientation is.
 
     `orientation_margin` is how much more the frame's evidence favours this turn of the card over the half
-    turn (0 = no evidence either way, 1 = all of it); `layout_match` how well the photo matches the grid's
+    turn (0 = no evidence either way, 1 = all of it): the name strip shows most clearly through the fit on
+    the grid, so it also tells a window's fits apart; `layout_match` how well the photo matches the grid's
     layout there (a correlation, up to 1); `mat_seat` the seat of the printed mat the card lies on
     (`vision.sagrada.mat`), None for a window found without one.
     """
@@ -734,7 +735,8 @@ def _windows_in(brightness: npt.NDArray[np.float32], min_grid_px: float) -> list
             and _plausible(outline, of_grid=True)
             and float(np.linalg.norm(outline[1] - outline[0])) >= min_grid_px
         ):
-            other_end = _other_end(brightness, tried[fits.index(best)], tried)
+            held = next(guess for guess, fit in zip(tried, fits, strict=True) if fit is best)
+            other_end = _other_end(brightness, held, tried)
             found.append([best, *(fit for fit in fits if fit is not best), *other_end])
             # Windows do not overlap: guesses on the window just found, which started too far off its
             # place to count as rivals there, would only align onto it again.
