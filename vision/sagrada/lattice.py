@@ -116,9 +116,8 @@ class WindowLattice:
 
     def turned(self) -> WindowLattice:
         """The same lattice read the other way up (r1c1 and r4c5 swapped)."""
-        half_turn = np.array([[-1.0, 0, GRID_WIDTH], [0, -1.0, GRID_HEIGHT], [0, 0, 1.0]])
         return replace(
-            self, grid_to_image=self.grid_to_image @ half_turn, orientation_margin=-self.orientation_margin
+            self, grid_to_image=self.grid_to_image @ _HALF_TURN, orientation_margin=-self.orientation_margin
         )
 
 
@@ -367,6 +366,10 @@ def _name_strip_margin(
 
 
 _HALF_TURN = np.array([[-1.0, 0, GRID_WIDTH], [0, -1.0, GRID_HEIGHT], [0, 0, 1.0]])
+"""The grid turned half round in its own place (grid coordinates): r1c1 and r4c5 swapped."""
+_OTHER_END = np.array([[-1.0, 0, GRID_WIDTH], [0, -1.0, GRID_HEIGHT + NAME_STRIP], [0, 0, 1.0]])
+"""The grid where its card, turned half round, puts it (grid coordinates): the card ends in the name strip
+below row 4, so the grid lands the strip's width further down."""
 
 
 def _quad(outline: npt.NDArray[np.int32]) -> FloatArray:
@@ -753,19 +756,14 @@ def _windows_in(brightness: npt.NDArray[np.float32], min_grid_px: float) -> list
 
 
 def _other_end(brightness: npt.NDArray[np.float32], guess: _Fit, tried: list[_Fit]) -> list[_Fit]:
-    """The guess's card outline taken the other way up, aligned, where not tried already. The grid lies
-    nearer the card's end away from the name strip, so the two ends put it a strip's width apart, and
-    where dice hide the grout the layout may match the wrong end better (12 MP photo 71031 of
+    """The guess's card outline taken the other way up (`_OTHER_END`), aligned, where not tried already. The
+    grid lies nearer the card's end away from the name strip, so the two ends put it a strip's width apart,
+    and where dice hide the grout the layout may match the wrong end better (12 MP photo 71031 of
     `vision.synth.sagrada.phone_photo_config`). The strip tells the ends apart only once a fit is aligned
     (`_turned_by_name_strip`); the fine alignment then weighs both fits (`find_window_fits`)."""
-    grids = _outline_grids(guess[2])
-    corners = project(guess[1], _GRID_CORNERS)
-    turn = next(
-        (turn for turn, grid in enumerate(grids) if _alike(project(grid, _GRID_CORNERS), corners)), None
-    )
-    if turn is None:  # a guess from printed spaces carries its grid as its outline: no card to turn
+    if _alike(guess[2], project(guess[1], _GRID_CORNERS)):  # placed by printed spaces: no card to turn
         return []
-    other = grids[(turn + 2) % 4]
+    other = guess[1] @ _OTHER_END
     if any(_alike(project(one[1], _GRID_CORNERS), project(other, _GRID_CORNERS)) for one in tried):
         return []
     return [(*_aligned(brightness, _COARSE.match(brightness, other), other), guess[2])]
