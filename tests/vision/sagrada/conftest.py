@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -57,3 +58,10 @@ def true_lattice(window: RenderedWindow) -> WindowLattice:
 def pitch_px(window: RenderedWindow) -> float:
     """The space pitch in the image, near the grid's top edge."""
     return float(np.linalg.norm(window.corners[1] - window.corners[0])) / 5
+
+
+def jpeg_bytes(scene: WindowScene) -> bytes:
+    """A rendered photo's bytes as `bench/bench_sagrada_read.py` stores 12 MP photos (JPEG, quality 90)."""
+    ok, encoded = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    return encoded.tobytes()

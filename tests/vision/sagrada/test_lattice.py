@@ -48,7 +48,7 @@ from vision.synth.sagrada import (
     render_window_scene,
 )
 
-from .conftest import pitch_px, window_config
+from .conftest import jpeg_bytes, pitch_px, window_config
 
 
 def matching(lattices: list[WindowLattice], window: RenderedWindow) -> WindowLattice | None:
@@ -317,9 +317,7 @@ def test_a_card_outline_is_aligned_at_both_ends() -> None:
     photo, decoded as the reader decodes it, was found upside down and 0.7 of a space off its grid: the
     wrong end was aligned and stretched over the name strip, and the right end never was.)"""
     scene = render_window_scene(phone_photo_config(), np.random.default_rng(71031))
-    ok, encoded = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-    assert ok
-    photo = decode_image(encoded.tobytes())
+    photo = decode_image(jpeg_bytes(scene))
     grid = scene.windows[0].corners * photo.scale
     pitch = float(np.linalg.norm(grid[1] - grid[0])) / COLS
     found = find_windows(photo.pixels)

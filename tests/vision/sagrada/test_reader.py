@@ -27,7 +27,7 @@ from vision.synth.sagrada import (
     render_window_scene,
 )
 
-from .conftest import needs_cell_model, pitch_px, window_config
+from .conftest import jpeg_bytes, needs_cell_model, pitch_px, window_config
 
 REPOSITORY = Path(__file__).resolve().parents[3]
 REAL_DICE = REPOSITORY / "tests" / "data" / "dice_real"
@@ -107,12 +107,7 @@ def test_a_fit_turned_off_the_card_does_not_replace_one_that_shows_the_name_stri
     off the card reads them surer, yet shows the card's name strip beyond its row 4 less clearly."""
     scene = render_window_scene(config, np.random.default_rng(seed))
     truth = scene.windows[at]
-    if as_jpeg:
-        ok, encoded = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-        assert ok
-        reading = reader.read(encoded.tobytes())
-    else:
-        reading = reader.read_pixels(scene.image)
+    reading = reader.read(jpeg_bytes(scene)) if as_jpeg else reader.read_pixels(scene.image)
     window = read_as(list(reading.windows), truth)
     assert window is not None, "the window was read through a fit off its grid"
 
@@ -229,9 +224,7 @@ def test_several_windows_in_a_phone_photo_are_each_found_and_read(reader: Sagrad
     found = whole = windows = 0
     for seed in range(9000, 9000 + SEVERAL_WINDOW_PHOTOS):
         scene = render_window_scene(config, np.random.default_rng(seed))
-        ok, encoded = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-        assert ok
-        reading = list(reader.read(encoded.tobytes()).windows)
+        reading = list(reader.read(jpeg_bytes(scene)).windows)
         for truth in scene.windows:
             window = read_as(reading, truth)
             windows += 1
